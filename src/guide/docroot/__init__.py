@@ -1,0 +1,1 @@
+"""Reading a docroot: layout, frontmatter, configuration and the served snapshot."""

@@ -1,0 +1,84 @@
+"""`guide.yaml`: flags and workflow settings (C10), and the active workflow phase."""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from guide.docroot.frontmatter import FrontmatterError, load_mapping, locate
+from guide.errors import Problem
+
+CONFIG_NAME = "guide.yaml"
+DEFAULT_STATE_FILE = ".guide.yaml"
+
+
+@dataclass(frozen=True)
+class Config:
+    """Docroot settings: flag values and the enabled workflow phases, in order."""
+
+    flags: Mapping[str, Any] = field(default_factory=dict)
+    phases: tuple[str, ...] = ()
+    state_file: str = DEFAULT_STATE_FILE
+
+    def allows(self, meta: Mapping[str, Any]) -> bool:
+        """Whether every `requires-<flag>` of a file's frontmatter holds (C4)."""
+        for key, wanted in meta.items():
+            if isinstance(key, str) and key.startswith("requires-"):
+                flag = key[len("requires-"):]
+                options = wanted if isinstance(wanted, list) else [wanted]
+                if flag not in self.flags or not any(_same(self.flags[flag], option) for option in options):
+                    return False
+        return True
+
+
+def read_config(docroot: Path) -> tuple[Config, list[Problem]]:
+    """Read `guide.yaml` if present; a broken file yields problems and the default config."""
+    path = docroot / CONFIG_NAME
+    if not path.is_file():
+        return Config(), []
+    text = path.read_text(encoding="utf-8")
+    try:
+        data = load_mapping(text)
+    except FrontmatterError as error:
+        return Config(), [Problem(CONFIG_NAME, error.line, None, None, str(error).replace("frontmatter", CONFIG_NAME))]
+    problems = []
+
+    def problem(keys: tuple[str, ...], message: str) -> None:
+        problems.append(Problem(CONFIG_NAME, locate(text, keys, 1), None, None, message))
+
+    unknown = set(data) - {"flags", "workflow"}
+    for key in sorted(map(str, unknown)):
+        problem((key,), f"unknown key `{key}`; accepted: flags, workflow")
+    flags = data.get("flags") or {}
+    if not isinstance(flags, Mapping):
+        problem(("flags",), "`flags` must be a mapping of flag name to value")
+        flags = {}
+    workflow = data.get("workflow") or {}
+    if not isinstance(workflow, Mapping):
+        problem(("workflow",), "`workflow` must be a mapping with `phases` and `state-file`")
+        workflow = {}
+    phases = workflow.get("phases") or []
+    if not isinstance(phases, list) or not all(isinstance(p, str) and p for p in phases) or len(set(phases)) != len(phases):
+        problem(("workflow", "phases"), "`workflow.phases` must be a list of distinct phase names")
+        phases = []
+    state_file = workflow.get("state-file", DEFAULT_STATE_FILE)
+    if not isinstance(state_file, str) or not state_file:
+        problem(("workflow", "state-file"), "`workflow.state-file` must be a file path")
+        state_file = DEFAULT_STATE_FILE
+    return Config(dict(flags), tuple(phases), state_file), problems
+
+
+def active_phase(config: Config, project: Path) -> str | None:
+    """The phase named by the project's state file, if the file exists and names one."""
+    path = project / config.state_file
+    try:
+        data = load_mapping(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, FrontmatterError):
+        return None
+    phase = data.get("phase")
+    return phase if isinstance(phase, str) else None
+
+
+def _same(value: Any, wanted: Any) -> bool:
+    """Equal, and `true` never stands for `1`."""
+    return value == wanted and isinstance(value, bool) == isinstance(wanted, bool)

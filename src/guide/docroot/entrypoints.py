@@ -1,0 +1,124 @@
+"""Entrypoints: commands and skills with their checked frontmatter and effective forms (C4, C5)."""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from guide.docroot.config import Config
+from guide.docroot.frontmatter import FrontmatterError, Parsed, locate
+from guide.errors import Problem
+from guide.forms.declare import EMPTY, FormSet, Issue, combine, declare_forms, declared_names
+
+Kind = Literal["command", "skill"]
+SHARED_KEYS = frozenset({"description", "includes", "elicitation", "fallback"})
+KEYS = {
+    "command": SHARED_KEYS | {"aliases", "usage", "examples", "argrequired", "args"},
+    "skill": SHARED_KEYS | {"name", "license", "compatibility", "metadata", "allowed-tools"},
+}
+TEXT_KEYS = ("description", "usage", "name")
+LIST_KEYS = ("aliases", "examples", "argrequired", "args", "includes")
+
+
+@dataclass(frozen=True)
+class Source:
+    """One file of the docroot as read: its relative path and its parse (or why it failed)."""
+
+    path: str
+    parsed: Parsed | FrontmatterError
+
+
+@dataclass(frozen=True)
+class Entrypoint:
+    """A command or skill ready to serve; unusable while it has problems."""
+
+    kind: Kind
+    name: str
+    path: str
+    meta: Mapping[str, Any]
+    body: str
+    forms: FormSet
+    problems: tuple[Problem, ...]
+
+    @property
+    def uri(self) -> str:
+        """Its address: `guide://_name` for a command, `guide://$name` for a skill."""
+        return f"guide://{'_' if self.kind == 'command' else '$'}{self.name}"
+
+    @property
+    def description(self) -> str:
+        """The one-line description from frontmatter (empty when none)."""
+        return str(self.meta.get("description", ""))
+
+    def listed(self, key: str) -> tuple[str, ...]:
+        """A list-valued frontmatter key such as `aliases`, `args` or `argrequired`."""
+        return tuple(self.meta.get(key) or ())
+
+
+def build(kind: Kind, name: str, source: Source, partials: Mapping[str, Source], config: Config) -> Entrypoint:
+    """Check an entrypoint file and gather its effective forms from itself and its included partials."""
+    if isinstance(source.parsed, FrontmatterError):
+        problem = Problem(source.path, source.parsed.line, None, None, str(source.parsed))
+        return Entrypoint(kind, name, source.path, {}, "", EMPTY, (problem,))
+    parsed = source.parsed
+    meta = parsed.meta
+    sources = {source.path: source}
+    issues = list(_key_issues(kind, name, source.path, meta))
+    forms, own_issues = declare_forms(
+        meta.get("elicitation"), origin=source.path, fallback_all=meta.get("fallback"),
+        allow_source=kind == "command", phases=config.phases,
+    )
+    issues += own_issues
+    names = declared_names(meta.get("elicitation"))
+    problems: list[Problem] = []
+    for include in _listed(meta.get("includes")):
+        partial = partials.get(include)
+        if partial is None:
+            issues.append(Issue(source.path, ("includes",), None, None, f"`includes` names unknown partial {include!r}"))
+            continue
+        if isinstance(partial.parsed, FrontmatterError):
+            problems.append(Problem(partial.path, partial.parsed.line, None, None, str(partial.parsed)))
+            continue
+        if not config.allows(partial.parsed.meta):
+            continue
+        sources[partial.path] = partial
+        partial_forms, partial_issues = declare_forms(
+            partial.parsed.meta.get("elicitation"), origin=partial.path,
+            fallback_all=partial.parsed.meta.get("fallback"), allow_source=kind == "command", phases=config.phases,
+        )
+        forms += partial_forms
+        issues += partial_issues
+        names |= declared_names(partial.parsed.meta.get("elicitation"))
+    form_set, combine_issues = combine(forms, names)
+    issues += combine_issues
+    fields = form_set.fields
+    for arg in _listed(meta.get("args")):
+        if arg not in fields:
+            issues.append(Issue(source.path, ("args",), None, arg, f"`args` names {arg!r}, which no form declares"))
+    problems += [_locate(issue, sources) for issue in issues]
+    return Entrypoint(kind, name, source.path, meta, parsed.body, form_set, tuple(problems))
+
+
+def _key_issues(kind: Kind, name: str, path: str, meta: Mapping[str, Any]):
+    for key, value in meta.items():
+        key = str(key)
+        if key.startswith("requires-"):
+            continue
+        if key not in KEYS[kind]:
+            accepted = ", ".join(sorted(KEYS[kind] | {"requires-<flag>"}))
+            yield Issue(path, (key,), None, None, f"unknown {kind} frontmatter key `{key}`; accepted: {accepted}")
+        elif key in TEXT_KEYS and not isinstance(value, str):
+            yield Issue(path, (key,), None, None, f"`{key}` must be a string")
+        elif key in LIST_KEYS and (not isinstance(value, list) or not all(isinstance(item, str) for item in value)):
+            yield Issue(path, (key,), None, None, f"`{key}` must be a list of strings")
+    if kind == "skill" and "name" in meta and meta["name"] != name:
+        yield Issue(path, ("name",), None, None, f"skill `name` {meta['name']!r} must equal its folder name {name!r}")
+
+
+def _listed(value: Any) -> list[str]:
+    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
+
+
+def _locate(issue: Issue, sources: Mapping[str, Source]) -> Problem:
+    parsed = sources[issue.origin].parsed
+    line = locate(parsed.yaml_text, issue.keys, parsed.first_line) if isinstance(parsed, Parsed) else None
+    return Problem(issue.origin, line, issue.form, issue.field, issue.message)

@@ -1,0 +1,160 @@
+"""The docroot as served: an immutable snapshot, rebuilt when files change (C2)."""
+
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from guide.docroot import entrypoints
+from guide.docroot.config import Config, active_phase, read_config
+from guide.docroot.entrypoints import Entrypoint, Kind, Source
+from guide.docroot.frontmatter import FrontmatterError, split
+from guide.docroot.layout import Layout, scan
+from guide.errors import Problem
+
+
+@dataclass
+class Snapshot:
+    """One consistent view of the docroot; entrypoints are built on first use and kept."""
+
+    root: Path
+    project: Path
+    config: Config
+    layout: Layout
+    sources: dict[str, Source]
+    config_problems: list[Problem]
+    aliases: dict[str, str] = field(default_factory=dict)
+    _built: dict[tuple[Kind, str], Entrypoint] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        for name, rel in self.layout.commands.items():
+            parsed = self.sources[rel].parsed
+            if isinstance(parsed, FrontmatterError) or not self.config.allows(parsed.meta):
+                continue
+            aliases = parsed.meta.get("aliases")
+            for alias in aliases if isinstance(aliases, list) else ():
+                if isinstance(alias, str) and alias not in self.layout.commands:
+                    self.aliases.setdefault(alias, name)
+
+    def entrypoint(self, kind: Kind, name: str) -> Entrypoint:
+        """The built entrypoint of that kind and name (which must exist in the layout)."""
+        key = (kind, name)
+        if key not in self._built:
+            table = self.layout.commands if kind == "command" else self.layout.skills
+            built = entrypoints.build(kind, name, self.sources[table[name]], self.partials, self.config)
+            with self._lock:
+                self._built.setdefault(key, built)
+        return self._built[key]
+
+    def command(self, name: str) -> Entrypoint | None:
+        """The command answering to a name or alias, if it applies to this configuration."""
+        name = name if name in self.layout.commands else self.aliases.get(name, name)
+        return self.entrypoint("command", name) if self._applies("command", name) else None
+
+    def skill(self, name: str) -> Entrypoint | None:
+        """The skill of that name, if it applies to this configuration."""
+        return self.entrypoint("skill", name) if self._applies("skill", name) else None
+
+    def commands(self) -> list[Entrypoint]:
+        """Every command that applies, sorted by name."""
+        return [self.entrypoint("command", name) for name in sorted(self.layout.commands) if self._applies("command", name)]
+
+    def skills(self) -> list[Entrypoint]:
+        """Every skill that applies, sorted by name."""
+        return [self.entrypoint("skill", name) for name in sorted(self.layout.skills) if self._applies("skill", name)]
+
+    @property
+    def partials(self) -> dict[str, Source]:
+        """Every partial by name, as read."""
+        return {name: self.sources[rel] for name, rel in self.layout.partials.items()}
+
+    def partial_bodies(self) -> dict[str, str]:
+        """The body of each partial whose `requires-*` hold, for `{{>name}}` (C9)."""
+        bodies = {}
+        for name, source in self.partials.items():
+            if not isinstance(source.parsed, FrontmatterError) and self.config.allows(source.parsed.meta):
+                bodies[name] = source.parsed.body
+        return bodies
+
+    def member(self, skill: str, member: str) -> Path | None:
+        """The file of a skill member, if the skill applies and has it."""
+        rel = self.layout.members.get((skill, member))
+        return self.root / rel if rel and self.skill(skill) else None
+
+    def document(self, path: str) -> Path | None:
+        """The file of a document addressed by its path without extension."""
+        rel = self.layout.documents.get(path)
+        return self.root / rel if rel else None
+
+    def active_phase(self) -> str | None:
+        """The workflow phase the project is in now (read on every call: it may change)."""
+        return active_phase(self.config, self.project)
+
+    def problems(self) -> list[Problem]:
+        """Every authoring problem of the docroot: config, layout, partials and entrypoints."""
+        found = list(self.config_problems) + list(self.layout.problems)
+        for source in self.partials.values():
+            if isinstance(source.parsed, FrontmatterError):
+                found.append(Problem(source.path, source.parsed.line, None, None, str(source.parsed)))
+        for kind, table in (("command", self.layout.commands), ("skill", self.layout.skills)):
+            for name in table:
+                found += self.entrypoint(kind, name).problems
+        return sorted(set(found), key=lambda p: (p.path, p.line or 0, p.message))
+
+    def _applies(self, kind: Kind, name: str) -> bool:
+        table = self.layout.commands if kind == "command" else self.layout.skills
+        if name not in table:
+            return False
+        parsed = self.sources[table[name]].parsed
+        return isinstance(parsed, FrontmatterError) or self.config.allows(parsed.meta)
+
+
+class Docroot:
+    """A docroot folder; `snapshot()` gives the current view, re-read after `invalidate()`."""
+
+    def __init__(self, root: Path, project: Path | None = None):
+        self.root = Path(root).resolve()
+        self.project = Path(project or os.getcwd()).resolve()
+        self._cache: dict[str, tuple[tuple[int, int], Source]] = {}
+        self._snapshot: Snapshot | None = None
+        self._lock = threading.Lock()
+
+    def snapshot(self) -> Snapshot:
+        """The current view of the docroot, rebuilt if files changed since the last one."""
+        snapshot = self._snapshot
+        if snapshot is None:
+            with self._lock:
+                if self._snapshot is None:
+                    self._snapshot = self._build()
+                snapshot = self._snapshot
+        return snapshot
+
+    def invalidate(self) -> None:
+        """Forget the current view; the next `snapshot()` re-reads what changed."""
+        self._snapshot = None
+
+    def _build(self) -> Snapshot:
+        config, config_problems = read_config(self.root)
+        layout = scan(self.root)
+        templates = [*layout.commands.values(), *layout.skills.values(), *layout.partials.values()]
+        sources = {rel: self._read(rel) for rel in templates}
+        self._cache = {rel: self._cache[rel] for rel in sources}
+        return Snapshot(self.root, self.project, config, layout, sources, config_problems)
+
+    def _read(self, rel: str) -> Source:
+        path = self.root / rel
+        stat = path.stat()
+        stamp = (stat.st_mtime_ns, stat.st_size)
+        cached = self._cache.get(rel)
+        if cached and cached[0] == stamp:
+            return cached[1]
+        try:
+            parsed = split(path.read_text(encoding="utf-8"))
+        except FrontmatterError as error:
+            parsed = error
+        except UnicodeDecodeError:
+            parsed = FrontmatterError("file is not UTF-8 text", None)
+        source = Source(rel, parsed)
+        self._cache[rel] = (stamp, source)
+        return source

@@ -1,0 +1,35 @@
+"""Lint a whole docroot: every authoring problem and a summary of what it holds (C5)."""
+
+from dataclasses import asdict, dataclass
+
+from guide.docroot.index import Snapshot
+from guide.errors import Problem
+
+
+@dataclass(frozen=True)
+class Report:
+    """The outcome of `guide check`: every problem found and counts of what was read."""
+
+    problems: list[Problem]
+    summary: dict[str, int]
+
+    def as_json(self) -> dict:
+        """The machine-readable form printed by `guide check --format json`."""
+        return {"errors": [asdict(problem) for problem in self.problems], "summary": self.summary}
+
+
+def lint(snapshot: Snapshot) -> Report:
+    """Check every file of the docroot, whatever its `requires-*` say."""
+    layout = snapshot.layout
+    forms = set()
+    for kind, table in (("command", layout.commands), ("skill", layout.skills)):
+        for name in table:
+            forms.update((form.origin, form.id) for form in snapshot.entrypoint(kind, name).forms.forms)
+    summary = {
+        "commands": len(layout.commands),
+        "skills": len(layout.skills),
+        "partials": len(layout.partials),
+        "documents": len(layout.documents),
+        "forms": len(forms),
+    }
+    return Report(snapshot.problems(), summary)

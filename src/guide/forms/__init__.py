@@ -1,0 +1,1 @@
+"""The pure core: form declarations, values, the step function and continuation state."""

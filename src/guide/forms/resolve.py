@@ -1,0 +1,317 @@
+"""The step function (C7): given a request, its progress and answers, say what happens next.
+
+`step` returns one of three outcomes: `Render` (every applicable form is done),
+`Ask` (the pending forms, with the exact schemas to send) or `Fail` (one clear
+message). It never raises for any input and never performs I/O.
+"""
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field as dataclass_field
+from typing import Any, Literal
+
+from guide.enums import untitled_enum
+from guide.forms.declare import EMPTY, Form, FormSet
+from guide.forms.fields import Field
+from guide.forms.values import Invalid, accepted, is_unresolved, normalise_answer, normalise_text, problems
+
+MAX_ASKS = 4
+"""A form is asked at most this many times: once, then three re-asks after invalid answers."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """What one read of an entrypoint brings: its forms, keywords and args, and the client's reach."""
+
+    entrypoint: str
+    forms: FormSet = EMPTY
+    keywords: Mapping[str, tuple[str, ...]] = dataclass_field(default_factory=dict)
+    args: tuple[str, ...] = ()
+    arg_fields: tuple[str, ...] = ()
+    active_phase: str | None = None
+    can_elicit: bool = True
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What an interaction has gathered so far; carried between rounds in the continuation state."""
+
+    values: Mapping[str, Any] = dataclass_field(default_factory=dict)
+    completed: frozenset[str] = frozenset()
+    defaulted: frozenset[str] = frozenset()
+    requested: tuple[str, ...] = ()
+    attempts: Mapping[str, int] = dataclass_field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A client's response to one form."""
+
+    action: Literal["accept", "decline", "cancel"]
+    content: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Question:
+    """One form to send to the client: its id, message and the schema to deliver."""
+
+    form: str
+    message: str
+    schema: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Render:
+    """Every applicable form is done: render with these values."""
+
+    kwargs: Mapping[str, Any]
+    args: tuple[str, ...]
+    defaulted: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Ask:
+    """Ask the client these forms, then step again with the answers and this progress."""
+
+    questions: tuple[Question, ...]
+    progress: Progress
+
+
+@dataclass(frozen=True)
+class Fail:
+    """The interaction ends without rendering; `missing` lists keywords the caller must supply."""
+
+    message: str
+    kind: Literal["invalid", "declined", "cancelled", "missing", "state"]
+    missing: tuple[str, ...] = ()
+
+
+Outcome = Render | Ask | Fail
+
+
+def step(request: Request, progress: Progress = Progress(), answers: Mapping[str, Answer] | None = None) -> Outcome:
+    """Decide the next step of an interaction (C7 steps 2-10)."""
+    keyword_values = _read_keywords(request)
+    if isinstance(keyword_values, Fail):
+        return keyword_values
+    interaction = _Interaction(request, keyword_values, progress)
+    failure = interaction.take(answers or {})
+    if failure:
+        return failure
+    if not request.can_elicit:
+        return interaction.settle_without_client()
+    pending = interaction.pending()
+    if not pending:
+        return interaction.render()
+    return interaction.ask(pending)
+
+
+def delivered_schema(form: Form, active_phase: str | None) -> dict[str, Any]:
+    """The schema a client receives: as declared, with `source` fields given their choices (C7.9)."""
+    if not any(field.source for field in form.fields):
+        return dict(form.schema)
+    properties = dict(form.schema["properties"])
+    for field in form.fields:
+        if field.source:
+            rest = {key: value for key, value in field.schema.items() if key not in ("source", "type")}
+            properties[field.name] = {**untitled_enum(offered_choices(field, active_phase)), **rest}
+    return {**form.schema, "properties": properties}
+
+
+def offered_choices(field: Field, active_phase: str | None) -> tuple[Any, ...] | None:
+    """The choices a client is offered: a workflow-phase field leaves out the active phase (C10)."""
+    if field.source and field.choices is not None:
+        return tuple(choice for choice in field.choices if choice != active_phase)
+    return field.choices
+
+
+def _read_keywords(request: Request) -> dict[str, Any] | Fail:
+    texts = {name: list(values) for name, values in request.keywords.items()}
+    for name, arg in zip(request.arg_fields, request.args):
+        texts.setdefault(name, []).append(arg)
+    declared = request.forms.fields
+    values: dict[str, Any] = {}
+    for name, given in texts.items():
+        if name not in declared:
+            values[name] = given[0] if len(given) == 1 else list(given)
+            continue
+        field = declared[name][1]
+        try:
+            value = normalise_text(field, given)
+        except Invalid as error:
+            return Fail(f"invalid keyword {name}: {error}; it accepts {accepted(field)}", "invalid")
+        if is_unresolved(value):
+            continue
+        found = problems(field, value)
+        if found:
+            return Fail(f"invalid keyword {name}: {found[0]}; it accepts {accepted(field)}", "invalid")
+        values[name] = value
+    return values
+
+
+class _Interaction:
+    """The working state of one step; private to `step`."""
+
+    def __init__(self, request: Request, keywords: dict[str, Any], progress: Progress):
+        self.request = request
+        self.forms = request.forms.forms
+        self.keywords = keywords
+        self.values = {k: v for k, v in progress.values.items() if k not in keywords}
+        self.completed = set(progress.completed)
+        self.defaulted = set(progress.defaulted)
+        self.requested = progress.requested
+        self.attempts = dict(progress.attempts)
+        self.reasons: dict[str, str] = {}
+
+    @property
+    def known(self) -> dict[str, Any]:
+        return {**self.values, **self.keywords}
+
+    def take(self, answers: Mapping[str, Answer]) -> Fail | None:
+        unrequested = sorted(set(answers) - set(self.requested))
+        if unrequested:
+            return Fail(f"answers for forms that were not requested: {', '.join(unrequested)}", "state")
+        for form in self.forms:
+            if form.id in answers:
+                failure = self._take_one(form, answers[form.id])
+                if failure:
+                    return failure
+        return None
+
+    def _take_one(self, form: Form, answer: Answer) -> Fail | None:
+        if answer.action == "decline":
+            return Fail(f"form {form.id} was declined", "declined")
+        if answer.action == "cancel":
+            if self._apply_defaults(form) or form.fallback:
+                self._finish(form, defaulted=True)
+                return None
+            return Fail(f"form {form.id} was cancelled", "cancelled")
+        reason = self._accept(form, answer.content or {})
+        if reason is None:
+            return None
+        self.attempts[form.id] = self.attempts.get(form.id, 0) + 1
+        if self.attempts[form.id] >= MAX_ASKS:
+            return Fail(f"form {form.id}: {reason} (asked {MAX_ASKS} times)", "invalid")
+        self.reasons[form.id] = reason
+        return None
+
+    def _accept(self, form: Form, content: Mapping[str, Any]) -> str | None:
+        taken = {}
+        for field in form.fields:
+            if field.name in self.keywords or field.name not in content:
+                continue
+            offered = offered_choices(field, self.request.active_phase)
+            try:
+                value = normalise_answer(field, content[field.name])
+            except Invalid as error:
+                return f"field {field.name}: {error}; it accepts {accepted(field, offered)}"
+            if value is None:
+                continue
+            found = problems(field, value, offered)
+            if found:
+                return f"field {field.name}: {found[0]}; it accepts {accepted(field, offered)}"
+            taken[field.name] = value
+        missing = [name for name in form.required if name not in taken and name not in self.keywords]
+        if missing:
+            return f"field {missing[0]} is required"
+        self.values.update(taken)
+        self._finish(form, defaulted=False)
+        return None
+
+    def _apply_defaults(self, form: Form) -> bool:
+        """Fill unresolved fields from defaults; say whether every required field is then resolved."""
+        known = self.known
+        defaults = {f.name: f.default for f in form.fields if f.has_default and f.name not in known}
+        if any(name not in known and name not in defaults for name in form.required):
+            return False
+        self.values.update(defaults)
+        return True
+
+    def _finish(self, form: Form, defaulted: bool) -> None:
+        self.completed.add(form.id)
+        if defaulted:
+            self.defaulted.add(form.id)
+
+    def pending(self) -> list[Form]:
+        """Applicable forms not yet done that miss a required field or supply a field a `when` waits for."""
+        known = self.known
+        status = {form.id: _when_status(form, known) for form in self.forms}
+        waiting = {
+            name
+            for form in self.forms
+            if status[form.id] is None and form.id not in self.completed
+            for name in form.when
+            if name not in known
+        }
+        return [
+            form
+            for form in self.forms
+            if status[form.id] is True
+            and form.id not in self.completed
+            and (any(name not in known for name in form.required) or any(f.name in waiting for f in form.fields))
+        ]
+
+    def settle_without_client(self) -> Outcome:
+        stuck: set[str] = set()
+        while True:
+            candidates = [form for form in self.pending() if form.id not in stuck]
+            if not candidates:
+                break
+            form = candidates[0]
+            if self._apply_defaults(form) or form.fallback:
+                self._finish(form, defaulted=True)
+            else:
+                stuck.add(form.id)
+        pending = self.pending()
+        if not pending:
+            return self.render()
+        missing = sorted(set(self._missing_keywords(pending)))
+        return Fail(f"this client cannot answer forms; supply the keywords: {', '.join(missing)}", "missing", tuple(missing))
+
+    def _missing_keywords(self, pending: Iterable[Form]) -> Iterable[str]:
+        known = self.known
+        waited = {name for form in self.forms for name in form.when if name not in known}
+        for form in pending:
+            yield from (name for name in form.required if name not in known)
+            yield from (field.name for field in form.fields if field.name in waited)
+
+    def render(self) -> Render:
+        return Render({**self.values, **self.keywords}, self.request.args, frozenset(self.defaulted))
+
+    def ask(self, pending: list[Form]) -> Ask:
+        questions = tuple(
+            Question(form.id, _with_reason(form.message, self.reasons.get(form.id)), delivered_schema(form, self.request.active_phase))
+            for form in pending
+        )
+        progress = Progress(
+            values=dict(self.values),
+            completed=frozenset(self.completed),
+            defaulted=frozenset(self.defaulted),
+            requested=tuple(form.id for form in pending),
+            attempts=dict(self.attempts),
+        )
+        return Ask(questions, progress)
+
+
+def _when_status(form: Form, known: Mapping[str, Any]) -> bool | None:
+    """True when `when` matches (or is absent), False when it fails, None while undecided (C7.3)."""
+    decided = True
+    for name, expected in form.when.items():
+        if name not in known:
+            decided = False
+        elif not any(_same(known[name], value) for value in expected):
+            return False
+    return True if decided else None
+
+
+def _same(value: Any, expected: Any) -> bool:
+    """Equal and of the same kind: `true` never equals `1`, nor the text "1" the number 1."""
+    if isinstance(value, bool) or isinstance(expected, bool):
+        return value is expected
+    if isinstance(value, str) or isinstance(expected, str):
+        return isinstance(value, str) and isinstance(expected, str) and value == expected
+    return value == expected
+
+
+def _with_reason(message: str, reason: str | None) -> str:
+    return f"{message}\n\nThe previous answer was not accepted: {reason}." if reason else message
+

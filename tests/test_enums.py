@@ -1,0 +1,55 @@
+"""C11: the public enum schema helpers."""
+
+from guide.enums import (
+    EnumOption,
+    LegacyEnumOption,
+    enum_schema,
+    legacy_enum,
+    titled_enum,
+    titled_multi_enum,
+    untitled_enum,
+    untitled_multi_enum,
+)
+
+
+def test_c11_enum_schema_uses_the_mapping_itself():
+    fields = {"plan": untitled_enum(["free", "pro"])}
+    schema = enum_schema(fields)
+    assert schema == {"type": "object", "properties": fields}
+    assert schema["properties"] is fields
+
+
+def test_c11_untitled_enum_copies_its_values():
+    values = ["a", "b"]
+    schema = untitled_enum(values)
+    values.append("c")
+    assert schema == {"type": "string", "enum": ["a", "b"]}
+
+
+def test_c11_titled_enum():
+    assert titled_enum([EnumOption("free", "Free"), EnumOption("pro", "Pro")]) == {
+        "type": "string",
+        "oneOf": [{"const": "free", "title": "Free"}, {"const": "pro", "title": "Pro"}],
+    }
+
+
+def test_c11_legacy_enum():
+    assert legacy_enum([LegacyEnumOption("dev", "Developer"), LegacyEnumOption("pm", "Product")]) == {
+        "type": "string",
+        "enum": ["dev", "pm"],
+        "enumNames": ["Developer", "Product"],
+    }
+
+
+def test_c11_multi_enums():
+    assert untitled_multi_enum(("x", "y")) == {"type": "array", "items": {"type": "string", "enum": ["x", "y"]}}
+    assert titled_multi_enum([EnumOption("x", "X")]) == {
+        "type": "array",
+        "items": {"anyOf": [{"const": "x", "title": "X"}]},
+    }
+
+
+def test_c11_helpers_take_empty_input_without_raising():
+    assert untitled_enum([]) == {"type": "string", "enum": []}
+    assert titled_multi_enum([]) == {"type": "array", "items": {"anyOf": []}}
+    assert legacy_enum([]) == {"type": "string", "enum": [], "enumNames": []}
