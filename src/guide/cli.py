@@ -32,7 +32,34 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("docroot", type=Path, nargs="?", default=EXAMPLE_DOCROOT, help="the docroot (default: the bundled example)")
     check.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     check.set_defaults(run=_check)
+
+    serve = commands.add_parser("serve", help="serve a docroot over MCP (stdio by default)")
+    serve.add_argument("--docroot", type=Path, default=EXAMPLE_DOCROOT, help="the docroot (default: the bundled example)")
+    serve.add_argument("--project", type=Path, default=None, help="the project folder for workflow state (default: the working folder)")
+    serve.add_argument("--transport", choices=("stdio", "http"), default="stdio", help="stdio, or streamable HTTP at /mcp")
+    serve.add_argument("--host", default="127.0.0.1", help="HTTP host (default: 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="HTTP port (default: 8000)")
+    serve.set_defaults(run=_serve)
     return parser
+
+
+def _serve(options: argparse.Namespace) -> int:
+    from guide.errors import GuideError
+    from guide.server.app import create_server
+
+    if not options.docroot.is_dir():
+        print(f"guide serve: {options.docroot} is not a folder", file=sys.stderr)
+        return 2
+    try:
+        server = create_server(options.docroot, options.project)
+    except GuideError as error:
+        print(f"guide serve: {error}", file=sys.stderr)
+        return 2
+    if options.transport == "stdio":
+        server.run(transport="stdio", show_banner=False)
+    else:
+        server.run(transport="http", host=options.host, port=options.port, path="/mcp", show_banner=False)
+    return 0
 
 
 def _check(options: argparse.Namespace) -> int:

@@ -7,6 +7,7 @@ from typing import Any, Literal
 from guide.docroot.config import Config
 from guide.docroot.frontmatter import FrontmatterError, Parsed, locate
 from guide.errors import Problem
+from guide.render import template_problem
 from guide.forms.declare import EMPTY, FormSet, Issue, combine, declare_forms, declared_names
 
 Kind = Literal["command", "skill"]
@@ -95,7 +96,18 @@ def build(kind: Kind, name: str, source: Source, partials: Mapping[str, Source],
         if arg not in fields:
             issues.append(Issue(source.path, ("args",), None, arg, f"`args` names {arg!r}, which no form declares"))
     problems += [_locate(issue, sources) for issue in issues]
+    problems += template_problems(source)
     return Entrypoint(kind, name, source.path, meta, parsed.body, form_set, tuple(problems))
+
+
+def template_problems(source: Source) -> list[Problem]:
+    """A Mustache syntax error in the file's body, as a problem at its file line."""
+    parsed = source.parsed
+    found = template_problem(parsed.body) if isinstance(parsed, Parsed) else None
+    if found is None:
+        return []
+    line, message = found
+    return [Problem(source.path, parsed.body_line + line - 1, None, None, message)]
 
 
 def _key_issues(kind: Kind, name: str, path: str, meta: Mapping[str, Any]):

@@ -18,6 +18,7 @@ class Parsed:
     body: str
     yaml_text: str
     first_line: int
+    body_line: int = 1
 
 
 class FrontmatterError(ValueError):
@@ -36,7 +37,8 @@ def split(text: str) -> Parsed:
     for number, line in enumerate(lines[1:], start=1):
         if line.rstrip("\r\n") in (_FENCE, "..."):
             yaml_text = "".join(lines[1:number])
-            return Parsed(load_mapping(yaml_text, first_line=2), "".join(lines[number + 1:]), yaml_text, 2)
+            body = "".join(lines[number + 1:])
+            return Parsed(load_mapping(yaml_text, first_line=2), body, yaml_text, 2, number + 2)
     raise FrontmatterError("frontmatter opened with '---' is never closed", 1)
 
 

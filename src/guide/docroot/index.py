@@ -3,6 +3,7 @@
 import os
 import threading
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from guide.docroot import entrypoints
@@ -69,6 +70,7 @@ class Snapshot:
         """Every partial by name, as read."""
         return {name: self.sources[rel] for name, rel in self.layout.partials.items()}
 
+    @cached_property
     def partial_bodies(self) -> dict[str, str]:
         """The body of each partial whose `requires-*` hold, for `{{>name}}` (C9)."""
         bodies = {}
@@ -97,6 +99,7 @@ class Snapshot:
         for source in self.partials.values():
             if isinstance(source.parsed, FrontmatterError):
                 found.append(Problem(source.path, source.parsed.line, None, None, str(source.parsed)))
+            found += entrypoints.template_problems(source)
         for kind, table in (("command", self.layout.commands), ("skill", self.layout.skills)):
             for name in table:
                 found += self.entrypoint(kind, name).problems

@@ -16,7 +16,8 @@ from guide.forms.fields import MISSING, TYPE_NAMES, Field, declare_field, is_typ
 from guide.forms.values import normalise_answer, problems
 
 FORM_KEYS = frozenset({"message", "schema", "when", "fallback", "title", "description"})
-SCHEMA_KEYS = frozenset({"type", "properties", "required", "title", "description"})
+# Only these survive unchanged on both protocol eras; a form's text belongs in `message`.
+SCHEMA_KEYS = frozenset({"type", "properties", "required"})
 FALLBACKS = ("render",)
 _FORM_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 _FIELD_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")

@@ -220,7 +220,7 @@ class _Interaction:
     def _apply_defaults(self, form: Form) -> bool:
         """Fill unresolved fields from defaults; say whether every required field is then resolved."""
         known = self.known
-        defaults = {f.name: f.default for f in form.fields if f.has_default and f.name not in known}
+        defaults = {f.name: _default(f) for f in form.fields if f.has_default and f.name not in known}
         if any(name not in known and name not in defaults for name in form.required):
             return False
         self.values.update(defaults)
@@ -275,7 +275,16 @@ class _Interaction:
             yield from (field.name for field in form.fields if field.name in waited)
 
     def render(self) -> Render:
-        return Render({**self.values, **self.keywords}, self.request.args, frozenset(self.defaulted))
+        """Render with what is known; fields of applicable forms still unresolved take their defaults."""
+        known = self.known
+        defaults = {
+            field.name: _default(field)
+            for form in self.forms
+            if _when_status(form, known) is True
+            for field in form.fields
+            if field.has_default and field.name not in known
+        }
+        return Render({**defaults, **known}, self.request.args, frozenset(self.defaulted))
 
     def ask(self, pending: list[Form]) -> Ask:
         questions = tuple(
@@ -310,6 +319,11 @@ def _same(value: Any, expected: Any) -> bool:
     if isinstance(value, str) or isinstance(expected, str):
         return isinstance(value, str) and isinstance(expected, str) and value == expected
     return value == expected
+
+
+def _default(field: Field) -> Any:
+    """A field's default in normal form (declarations have already checked it)."""
+    return normalise_answer(field, field.default)
 
 
 def _with_reason(message: str, reason: str | None) -> str:

@@ -1,0 +1,88 @@
+"""Built-in help: a listing of entrypoints and a description of one (C3); never asks for input."""
+
+from guide.docroot.entrypoints import Entrypoint
+from guide.docroot.index import Snapshot
+from guide.forms.declare import Form
+from guide.forms.fields import Field
+from guide.forms.values import accepted
+
+
+def overview(snapshot: Snapshot) -> str:
+    """Markdown listing every command and skill with its address and description."""
+    lines = ["# Guide help", "", "## Commands", ""]
+    commands = snapshot.commands()
+    lines += [f"- `{c.uri}`: {c.description}".rstrip(": ") for c in commands] or ["(none)"]
+    lines += ["", "## Skills", ""]
+    lines += [f"- `{s.uri}`: {s.description}".rstrip(": ") for s in snapshot.skills()] or ["(none)"]
+    lines += ["", "Describe one with `guide://_help/<command>` or `?help` on its address."]
+    return "\n".join(lines) + "\n"
+
+
+def describe(entrypoint: Entrypoint) -> str:
+    """Markdown describing an entrypoint: usage, aliases, examples, and each form and field."""
+    lines = [f"# {entrypoint.kind.capitalize()} `{entrypoint.name}`", ""]
+    if entrypoint.description:
+        lines += [entrypoint.description, ""]
+    lines.append(f"Address: `{entrypoint.uri}`")
+    for key, label in (("usage", "Usage"),):
+        if entrypoint.meta.get(key):
+            lines.append(f"{label}: `{entrypoint.meta[key]}`")
+    for key, label in (("aliases", "Aliases"), ("args", "Positional args"), ("examples", "Examples")):
+        values = entrypoint.listed(key)
+        if values:
+            lines.append(f"{label}: " + ", ".join(f"`{value}`" for value in values))
+    if entrypoint.problems:
+        lines += ["", "## Authoring errors", ""] + [f"- {problem}" for problem in entrypoint.problems]
+    args = entrypoint.listed("args")
+    for form in entrypoint.forms.forms:
+        lines += ["", *_form_lines(form, args)]
+    return "\n".join(lines) + "\n"
+
+
+def _form_lines(form: Form, args: tuple[str, ...]) -> list[str]:
+    lines = [f"## Form `{form.id}`", "", form.message]
+    if form.when:
+        conditions = " and ".join(f"{name} is {' or '.join(map(_show, values))}" for name, values in form.when.items())
+        lines.append(f"Asked when {conditions}.")
+    if form.fallback:
+        lines.append("If it cannot be answered, the entrypoint renders without it.")
+    lines.append("")
+    lines += [_field_line(field, field.name in form.required, args) for field in form.fields]
+    return lines
+
+
+def _field_line(field: Field, required: bool, args: tuple[str, ...]) -> str:
+    supplied_by = f"keyword `{field.name}=`"
+    if field.name in args:
+        supplied_by += f" or positional arg {args.index(field.name) + 1}"
+    parts = [f"- `{field.name}` ({field.type}{', required' if required else ''}): {accepted(field)}"]
+    titles = _choice_titles(field)
+    if titles:
+        parts.append("choices: " + ", ".join(f"{value} ({title})" for value, title in titles))
+    if field.has_default:
+        parts.append(f"default {_show(field.default)}")
+    if field.source:
+        parts.append(f"choices from `{field.source}`")
+    description = field.schema.get("description") or field.schema.get("title")
+    if description:
+        parts.append(str(description))
+    parts.append(f"supplied by {supplied_by}")
+    return "; ".join(parts)
+
+
+def _choice_titles(field: Field) -> list[tuple[str, str]]:
+    schema = field.schema
+    options = schema.get("oneOf") or (schema.get("items") or {}).get("anyOf") or []
+    if options:
+        return [(option["const"], option.get("title", option["const"])) for option in options]
+    if "enumNames" in schema:
+        return list(zip(schema["enum"], schema["enumNames"]))
+    return []
+
+
+def _show(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    return str(value)

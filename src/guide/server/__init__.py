@@ -1,0 +1,1 @@
+"""The MCP edge: FastMCP components, both protocol eras, errors and the docroot watch."""

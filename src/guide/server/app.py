@@ -1,0 +1,68 @@
+"""Build the Guide MCP server for one docroot."""
+
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from mcp.server.request_state import RequestStateSecurity
+from mcp_types import InputRequiredResult
+
+from fastmcp import Context, FastMCP
+from fastmcp.exceptions import ToolError
+from guide import __version__
+from guide import uri as addresses
+from guide.docroot.index import Docroot
+from guide.errors import GuideError
+from guide.server.completion import completer
+from guide.server.interact import serve
+from guide.server.provider import DocrootProvider
+from guide.server.watch import watching
+
+NAME = "guide"
+STATE_KEYS_VARIABLE = "GUIDE_STATE_KEYS"
+MIN_KEY_LENGTH = 32
+
+
+def state_security(keys_text: str | None) -> RequestStateSecurity:
+    """Sealing for continuation state: shared keys (first seals, all unseal) or an ephemeral key (C8)."""
+    keys = [key.strip() for key in (keys_text or "").split(",") if key.strip()]
+    if not keys:
+        return RequestStateSecurity.ephemeral(audience=NAME)
+    short = [index + 1 for index, key in enumerate(keys) if len(key.encode()) < MIN_KEY_LENGTH]
+    if short:
+        raise GuideError(f"{STATE_KEYS_VARIABLE}: key {short[0]} is shorter than {MIN_KEY_LENGTH} bytes; use long random keys, comma-separated")
+    return RequestStateSecurity(keys=keys, audience=NAME)
+
+
+def create_server(docroot: Path, project: Path | None = None, *, watch: bool = True) -> FastMCP:
+    """A FastMCP server serving `docroot`; it re-reads files as they change while `watch` is on."""
+    root = Docroot(docroot, project)
+
+    @asynccontextmanager
+    async def lifespan(server: FastMCP) -> AsyncIterator[dict]:
+        if not watch:
+            yield {}
+            return
+        async with watching(root):
+            yield {}
+
+    server = FastMCP(
+        NAME,
+        version=__version__,
+        instructions="Guide serves commands, skills and documents as guide:// resources; guide://_help lists them.",
+        lifespan=lifespan,
+        providers=[DocrootProvider(root)],
+        request_state_security=state_security(os.environ.get(STATE_KEYS_VARIABLE)),
+    )
+
+    @server.tool
+    async def read_resource(uri: str, ctx: Context) -> str | InputRequiredResult:
+        """Read a guide:// address, for clients that only call tools (same result and questions as a resource read)."""
+        try:
+            return await serve(ctx, root.snapshot(), addresses.parse_uri(uri))
+        except GuideError as error:
+            raise ToolError(str(error)) from None
+
+    server.completion(completer(root))
+    return server

@@ -1,0 +1,157 @@
+"""FastMCP components sourced from the docroot on every request, so edits need no restart (C3).
+
+Every `guide://` read goes to one resource class that hands the address to the
+resolver; listed resources, per-command templates and per-command prompts only
+make the docroot visible to clients that browse.
+"""
+
+from typing import Any
+
+from pydantic import PrivateAttr
+
+from fastmcp.prompts import Prompt, PromptArgument
+from fastmcp.resources import Resource, ResourceTemplate
+from fastmcp.server.dependencies import get_context
+from fastmcp.server.providers import Provider
+from guide import uri as addresses
+from guide.docroot.entrypoints import Entrypoint
+from guide.docroot.index import Docroot
+from guide.forms.values import accepted
+from guide.forms.fields import Field
+from guide.resolver import find, prompt_target
+from guide.server.errors import guarded
+from guide.server.interact import serve
+
+MIME = "text/markdown"
+ROUTE_PROMPT = "guide"
+
+
+class GuideResource(Resource):
+    """Any `guide://` address: help, a document, a skill member or an entrypoint read."""
+
+    _docroot: Docroot = PrivateAttr()
+
+    async def read(self) -> Any:
+        """Resolve this address against the current docroot, asking for input if needed."""
+        address = str(self.uri)
+        return await guarded(lambda: serve(get_context(), self._docroot.snapshot(), addresses.parse_uri(address)))
+
+
+class RoutePrompt(Prompt):
+    """The `guide` prompt: `_review --mode=branch`, `:review --mode branch` or `;review --mode=branch`."""
+
+    _docroot: Docroot = PrivateAttr()
+
+    async def render(self, arguments: dict[str, Any] | None = None) -> Any:
+        """Read the prompt text as a command route and resolve it."""
+        text = str((arguments or {}).get("command", ""))
+
+        async def work():
+            snapshot = self._docroot.snapshot()
+            segments, tokens = addresses.parse_prompt(text)
+            entrypoint = find(snapshot, addresses.Target("command", segments)).entrypoint
+            keywords, args, wants_help = addresses.read_flags(tokens, entrypoint.listed("argrequired"))
+            return await serve(get_context(), snapshot, prompt_target(segments, keywords, args, wants_help))
+
+        return await guarded(work)
+
+
+class CommandPrompt(Prompt):
+    """A command as its own prompt; each argument is one of its form fields."""
+
+    _docroot: Docroot = PrivateAttr()
+    _command: str = PrivateAttr()
+
+    async def render(self, arguments: dict[str, Any] | None = None) -> Any:
+        """Resolve the command with the given arguments as keywords."""
+        keywords = {name: (str(value),) for name, value in (arguments or {}).items() if value is not None}
+        segments = tuple(self._command.split("/"))
+        target = addresses.Target("command", segments, keywords)
+        return await guarded(lambda: serve(get_context(), self._docroot.snapshot(), target))
+
+
+class DocrootProvider(Provider):
+    """Lists and serves the docroot's commands, skills, documents and prompts."""
+
+    def __init__(self, docroot: Docroot):
+        super().__init__()
+        self.docroot = docroot
+
+    async def _list_resources(self) -> list[Resource]:
+        snapshot = self.docroot.snapshot()
+        listed = [self._resource(e.uri, e.name, e.description) for e in snapshot.commands() + snapshot.skills()]
+        listed += [self._resource(f"guide://{path}", path, "document") for path in sorted(snapshot.layout.documents)]
+        listed += [
+            self._resource(f"guide://${skill}/{member}", f"{skill}/{member}", f"member of skill {skill}")
+            for (skill, member) in sorted(snapshot.layout.members)
+            if snapshot.skill(skill)
+        ]
+        return listed
+
+    async def _get_resource(self, uri: str, version: Any = None) -> Resource | None:
+        if not str(uri).startswith(f"{addresses.SCHEME}://"):
+            return None
+        return self._resource(str(uri), str(uri), "")
+
+    async def _list_resource_templates(self) -> list[ResourceTemplate]:
+        snapshot = self.docroot.snapshot()
+        return [
+            ResourceTemplate(uri_template=template_uri(e), name=e.name, description=e.description, mime_type=MIME, parameters={})
+            for e in snapshot.commands() + snapshot.skills()
+            if e.forms.forms
+        ]
+
+    async def _list_prompts(self) -> list[Prompt]:
+        prompts = [self._route_prompt()]
+        prompts += [self._command_prompt(c) for c in self.docroot.snapshot().commands() if prompt_name(c) != ROUTE_PROMPT]
+        return prompts
+
+    async def _get_prompt(self, name: str, version: Any = None) -> Prompt | None:
+        if name == ROUTE_PROMPT:
+            return self._route_prompt()
+        command = self.docroot.snapshot().command(name.replace(".", "/"))
+        if command is None or prompt_name(command) != name:
+            return None
+        return self._command_prompt(command)
+
+    def _resource(self, uri: str, name: str, description: str) -> GuideResource:
+        resource = GuideResource(uri=uri, name=name, description=description or None, mime_type=MIME)
+        resource._docroot = self.docroot
+        return resource
+
+    def _route_prompt(self) -> RoutePrompt:
+        prompt = RoutePrompt(
+            name=ROUTE_PROMPT,
+            description="Run a command by route: `_name --flag=value`, `:name --flag value` or `;name --flag=value`.",
+            arguments=[PromptArgument(name="command", description="The route, e.g. `_review --mode=branch`.", required=True)],
+        )
+        prompt._docroot = self.docroot
+        return prompt
+
+    def _command_prompt(self, command: Entrypoint) -> CommandPrompt:
+        arguments = [
+            PromptArgument(name=field.name, description=field_description(field, form.message), required=False)
+            for form in command.forms.forms
+            for field in form.fields
+        ]
+        prompt = CommandPrompt(name=prompt_name(command), description=command.description or None, arguments=arguments)
+        prompt._docroot = self.docroot
+        prompt._command = command.name
+        return prompt
+
+
+def prompt_name(command: Entrypoint) -> str:
+    """A command's own prompt name: its name with `/` replaced by `.`."""
+    return command.name.replace("/", ".")
+
+
+def template_uri(entrypoint: Entrypoint) -> str:
+    """The resource template of an entrypoint: its address with its fields as query keywords."""
+    names = [field.name for form in entrypoint.forms.forms for field in form.fields]
+    return f"{entrypoint.uri}{{?{','.join(names)}}}"
+
+
+def field_description(field: Field, message: str) -> str:
+    """A prompt argument's description: the field's own words and what it accepts."""
+    label = field.schema.get("description") or field.schema.get("title") or message
+    return f"{label} ({accepted(field)})"
