@@ -1,6 +1,7 @@
 """Mustache rendering of entrypoints and the template context (C9).
 
-Output is Markdown for agents, so nothing is HTML-escaped. Parsed templates are
+Rendering is standard Mustache: `{{x}}` escapes &, <, > and " as the spec
+says, and `{{{x}}}` or `{{&x}}` inserts a value verbatim. Parsed templates are
 cached by the engine; partials come only from the docroot snapshot, never from
 disk during a render, and values are never read as templates.
 """
@@ -17,7 +18,7 @@ _LOCATION = re.compile(r"\s*at line (\d+) column \d+")
 def template_problem(body: str) -> tuple[int, str] | None:
     """The line (within the body) and message of a Mustache syntax error, if the body has one."""
     try:
-        mstache.render(body, {}, resolver=lambda name: "", escape=_keep, stringify=_stringify, strict=True)
+        mstache.render(body, {}, resolver=lambda name: "", stringify=_stringify, strict=True)
     except mstache.TokenException as error:
         found = _LOCATION.search(str(error))
         message = _LOCATION.sub("", str(error)).replace("\n", "")
@@ -27,7 +28,7 @@ def template_problem(body: str) -> tuple[int, str] | None:
 
 def render(body: str, context: Mapping[str, Any], partials: Mapping[str, str]) -> str:
     """Render a template with standard Mustache; `{{>name}}` reads from `partials`."""
-    return mstache.render(body, context, resolver=partials.get, escape=_keep, stringify=_stringify, strict=True)
+    return mstache.render(body, context, resolver=partials.get, stringify=_stringify, strict=True)
 
 
 def context(
@@ -50,10 +51,6 @@ def context(
         "workflow": {"phase": phase, "phases": list(phases)},
         "flags": dict(flags),
     }
-
-
-def _keep(text: bytes) -> bytes:
-    return text
 
 
 def _stringify(value: Any, text: bool) -> bytes:
