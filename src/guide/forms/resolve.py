@@ -90,7 +90,7 @@ Outcome = Render | Ask | Fail
 
 def step(request: Request, progress: Progress = Progress(), answers: Mapping[str, Answer] | None = None) -> Outcome:
     """Decide the next step of an interaction (C7 steps 2-10)."""
-    keyword_values = _read_keywords(request)
+    keyword_values = read_keywords(request)
     if isinstance(keyword_values, Fail):
         return keyword_values
     interaction = _Interaction(request, keyword_values, progress)
@@ -124,7 +124,8 @@ def offered_choices(field: Field, active_phase: str | None) -> tuple[Any, ...] |
     return field.choices
 
 
-def _read_keywords(request: Request) -> dict[str, Any] | Fail:
+def read_keywords(request: Request) -> dict[str, Any] | Fail:
+    """Keywords and args normalised against the declared fields (C6), or the failure of the first invalid one."""
     texts = {name: list(values) for name, values in request.keywords.items()}
     for name, arg in zip(request.arg_fields, request.args):
         texts.setdefault(name, []).append(arg)
@@ -234,7 +235,7 @@ class _Interaction:
     def pending(self) -> list[Form]:
         """Applicable forms not yet done that miss a required field or supply a field a `when` waits for."""
         known = self.known
-        status = {form.id: _when_status(form, known) for form in self.forms}
+        status = {form.id: when_status(form, known) for form in self.forms}
         waiting = {
             name
             for form in self.forms
@@ -280,7 +281,7 @@ class _Interaction:
         defaults = {
             field.name: _default(field)
             for form in self.forms
-            if _when_status(form, known) is True
+            if when_status(form, known) is True
             for field in form.fields
             if field.has_default and field.name not in known
         }
@@ -301,7 +302,7 @@ class _Interaction:
         return Ask(questions, progress)
 
 
-def _when_status(form: Form, known: Mapping[str, Any]) -> bool | None:
+def when_status(form: Form, known: Mapping[str, Any]) -> bool | None:
     """True when `when` matches (or is absent), False when it fails, None while undecided (C7.3)."""
     decided = True
     for name, expected in form.when.items():

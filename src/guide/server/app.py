@@ -1,5 +1,6 @@
 """Build the Guide MCP server for one docroot."""
 
+import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -15,6 +16,7 @@ from guide import uri as addresses
 from guide.docroot.index import Docroot
 from guide.errors import GuideError
 from guide.server.completion import completer
+from guide.server.errors import quiet_caller_errors
 from guide.server.interact import serve
 from guide.server.provider import DocrootProvider
 from guide.server.watch import watching
@@ -38,6 +40,7 @@ def state_security(keys_text: str | None) -> RequestStateSecurity:
 def create_server(docroot: Path, project: Path | None = None, *, watch: bool = True) -> FastMCP:
     """A FastMCP server serving `docroot`; it re-reads files as they change while `watch` is on."""
     root = Docroot(docroot, project)
+    quiet_caller_errors()
 
     @asynccontextmanager
     async def lifespan(server: FastMCP) -> AsyncIterator[dict]:
@@ -62,7 +65,7 @@ def create_server(docroot: Path, project: Path | None = None, *, watch: bool = T
         try:
             return await serve(ctx, root.snapshot(), addresses.parse_uri(uri))
         except GuideError as error:
-            raise ToolError(str(error)) from None
+            raise ToolError(str(error), log_level=logging.INFO) from None
 
     server.completion(completer(root))
     return server

@@ -15,10 +15,33 @@ from mcp_types import (
     MissingRequiredClientCapabilityErrorData,
 )
 
+from fastmcp.exceptions import ToolError
 from guide.errors import AuthoringError, GuideError
 
 T = TypeVar("T")
 log = logging.getLogger("guide")
+
+
+class QuietCallerErrors(logging.Filter):
+    """Log a caller's mistake (bad input, a decline, an unknown address) as one INFO line, not an ERROR traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Downgrade records about caller errors; keep everything else as it is."""
+        error = record.exc_info[1] if record.exc_info else None
+        if not isinstance(error, (MCPError, ToolError)) or getattr(getattr(error, "error", None), "code", None) == INTERNAL_ERROR:
+            return True
+        message = error.error.message if isinstance(error, MCPError) else str(error)
+        record.msg, record.args = f"{record.getMessage()}: {message}", None
+        record.levelno, record.levelname = logging.INFO, "INFO"
+        record.exc_info = record.exc_text = None
+        return logging.getLogger(record.name).isEnabledFor(logging.INFO)
+
+
+def quiet_caller_errors() -> None:
+    """Install `QuietCallerErrors` on FastMCP's server logger (once per process)."""
+    server_log = logging.getLogger("fastmcp.server.server")
+    if not any(isinstance(existing, QuietCallerErrors) for existing in server_log.filters):
+        server_log.addFilter(QuietCallerErrors())
 
 
 def missing_capability(message: str) -> MCPError:

@@ -9,7 +9,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from mcp import MCPError
-from mcp_types import ElicitRequest, ElicitRequestFormParams, InputRequiredResult
+from mcp.shared.message import ServerMessageMetadata
+from mcp_types import ElicitRequest, ElicitRequestFormParams, ElicitResult, InputRequiredResult
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from fastmcp import Context
@@ -17,10 +18,14 @@ from guide import resolver
 from guide.docroot.index import Snapshot
 from guide.errors import InputError
 from guide.forms import state
-from guide.forms.resolve import Answer, Ask, Fail, Progress, step
+from guide.forms.resolve import Answer, Ask, Fail, Progress, Question, step
 from guide.resolver import Call
 from guide.server.errors import missing_capability
 from guide.uri import Target
+
+
+FORM_META = "guide/form"
+"""The `_meta` key of an elicitation request that names the Guide form it asks for."""
 
 
 def is_modern(ctx: Context) -> bool:
@@ -53,10 +58,7 @@ async def answer(ctx: Context, snapshot: Snapshot, call: Call) -> str | InputReq
         outcome = step(request, progress, _answers(ctx.input_responses))
         if isinstance(outcome, Ask):
             return InputRequiredResult(
-                input_requests={
-                    question.form: ElicitRequest(params=ElicitRequestFormParams(message=question.message, requested_schema=question.schema))
-                    for question in outcome.questions
-                },
+                input_requests={question.form: _elicit_request(question) for question in outcome.questions},
                 request_state=state.encode(request, outcome.progress),
             )
     else:
@@ -64,7 +66,9 @@ async def answer(ctx: Context, snapshot: Snapshot, call: Call) -> str | InputReq
         while isinstance(outcome, Ask):
             question = outcome.questions[0]
             try:
-                result = await ctx.session.elicit_form(question.message, question.schema, related_request_id=ctx.request_id)
+                result = await ctx.session.send_request(
+                    _elicit_request(question), ElicitResult, metadata=ServerMessageMetadata(related_request_id=ctx.request_id)
+                )
             except MCPError as error:
                 reason = (error.error.message or "no reason given").splitlines()[0]
                 raise InputError(f"the client could not answer form {question.form}: {reason}") from None
@@ -72,6 +76,12 @@ async def answer(ctx: Context, snapshot: Snapshot, call: Call) -> str | InputReq
     if isinstance(outcome, Fail) and outcome.kind == "missing" and modern:
         raise missing_capability(outcome.message)
     return resolver.finish(snapshot, call, outcome)
+
+
+def _elicit_request(question: Question) -> ElicitRequest:
+    """A form elicitation with the declared schema as is, naming its form id in `_meta` for clients that show it."""
+    params = ElicitRequestFormParams(message=question.message, requested_schema=question.schema, _meta={FORM_META: question.form})
+    return ElicitRequest(params=params)
 
 
 def _answers(responses: Mapping[str, Any] | None) -> dict[str, Answer]:

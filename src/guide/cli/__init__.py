@@ -1,0 +1,30 @@
+"""The `guide` command line: serve, check, render and try."""
+
+import argparse
+from collections.abc import Sequence
+from pathlib import Path
+
+from guide import __version__
+from guide.cli import check, render, serve, tryout
+
+EXAMPLE_DOCROOT = Path(__file__).resolve().parent.parent / "examples" / "docroot"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the `guide` command line and return its exit status."""
+    parser = build_parser()
+    options = parser.parse_args(argv)
+    if not hasattr(options, "run"):
+        parser.print_help()
+        return 2
+    return options.run(options) or 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    parser = argparse.ArgumentParser(prog="guide", description="Serve Markdown/Mustache commands and skills over MCP.")
+    parser.add_argument("--version", action="version", version=f"guide {__version__}")
+    commands = parser.add_subparsers(metavar="COMMAND")
+    for module in (serve, check, render, tryout):
+        module.add_parser(commands, EXAMPLE_DOCROOT)
+    return parser

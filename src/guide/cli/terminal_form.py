@@ -1,0 +1,119 @@
+"""A form elicitation shown in the terminal: a prompt per field, checked as Guide checks it."""
+
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from fastmcp.client.elicitation import ElicitResult
+from guide.forms.fields import Field, declare_field
+from guide.forms.values import Invalid, normalise_answer, normalise_text, problems
+
+ACTIONS = {"a": "accept", "accept": "accept", "d": "decline", "decline": "decline", "c": "cancel", "cancel": "cancel"}
+
+
+class TerminalForm:
+    """Answers each form by asking the person at the terminal, field by field."""
+
+    def __init__(self, console: Console):
+        self.console = console
+
+    def __call__(self, form: str, message: str, schema: dict[str, Any]) -> dict[str, Any] | ElicitResult:
+        """Show one form and return the answer: field values (accept), or a decline or cancel."""
+        self.console.print()
+        self.console.print(f"[bold cyan]Form {escape(form)}[/]")
+        self.console.print(escape(message))
+        action = self._action()
+        if action != "accept":
+            return ElicitResult(action=action)
+        required = set(schema.get("required", ()))
+        values = {}
+        for name, field_schema in schema.get("properties", {}).items():
+            value = self._field(name, field_schema, name in required)
+            if value is not None:
+                values[name] = value
+        return values
+
+    def _action(self) -> str:
+        while True:
+            typed = self.console.input("Answer this form? [bold]a[/]ccept, [bold]d[/]ecline or [bold]c[/]ancel (a): ").strip().lower()
+            if not typed:
+                return "accept"
+            if typed in ACTIONS:
+                return ACTIONS[typed]
+            self.console.print("[red]Type a, d or c.[/]")
+
+    def _field(self, name: str, schema: dict[str, Any], required: bool) -> Any:
+        field, issues = declare_field(name, schema, allow_source=False, phases=())
+        label = schema.get("title") or name
+        self.console.print(f"\n[bold]{escape(label)}[/]{' [red]*[/]' if required else ''}")
+        if schema.get("description"):
+            self.console.print(f"[dim]{escape(schema['description'])}[/]")
+        choices = _choices(schema)
+        for number, (value, title) in enumerate(choices, start=1):
+            self.console.print(f"  {number}. {escape(title)}" + (f" [dim]({escape(value)})[/]" if title != value else ""))
+        while True:
+            typed = self.console.input(self._prompt(field, schema, choices)).strip()
+            try:
+                return self._read(field, schema, typed, choices, required)
+            except Invalid as error:
+                self.console.print(f"[red]{escape(str(error))}[/]")
+
+    def _prompt(self, field: Field | None, schema: dict[str, Any], choices: list[tuple[str, str]]) -> str:
+        hint = {"boolean": "y/n", "array": "numbers, comma-separated"}.get(schema.get("type"), "number" if choices else "")
+        default = schema.get("default")
+        shown = "" if default is None else _show(default, choices)
+        parts = [part for part in (hint, f"default {shown}" if shown else "") if part]
+        return f"> {'(' + '; '.join(parts) + ') ' if parts else ''}"
+
+    def _read(self, field: Field | None, schema: dict[str, Any], typed: str, choices: list[tuple[str, str]], required: bool) -> Any:
+        if not typed:
+            if "default" in schema:
+                return schema["default"]
+            if required:
+                raise Invalid("this field is required")
+            return None
+        if field is None:
+            return typed
+        if choices:
+            if field.type == "array":
+                value = normalise_answer(field, [_pick(part.strip(), choices) for part in typed.split(",")])
+            else:
+                value = normalise_text(field, [_pick(typed, choices)])
+        elif field.type == "boolean":
+            value = {"y": True, "yes": True, "n": False, "no": False}.get(typed.lower())
+            if value is None:
+                value = normalise_text(field, [typed])
+        else:
+            value = normalise_text(field, [typed])
+        found = problems(field, value)
+        if found:
+            raise Invalid(found[0])
+        return value
+
+
+def _choices(schema: dict[str, Any]) -> list[tuple[str, str]]:
+    items = schema.get("items") or {}
+    options = schema.get("oneOf") or items.get("anyOf")
+    if options:
+        return [(option["const"], option.get("title", option["const"])) for option in options]
+    values = schema.get("enum") or items.get("enum") or []
+    names = schema.get("enumNames") or [str(value) for value in values]
+    return list(zip([str(value) for value in values], names))
+
+
+def _pick(typed: str, choices: list[tuple[str, str]]) -> str:
+    if typed.isdigit() and 1 <= int(typed) <= len(choices):
+        return choices[int(typed) - 1][0]
+    if typed in (value for value, _ in choices):
+        return typed
+    raise Invalid(f"{typed!r} is not a choice; type a number from 1 to {len(choices)}")
+
+
+def _show(value: Any, choices: list[tuple[str, str]]) -> str:
+    if isinstance(value, bool):
+        return "y" if value else "n"
+    if isinstance(value, list):
+        return ",".join(str(next((i for i, (v, _) in enumerate(choices, 1) if v == item), item)) for item in value)
+    number = next((i for i, (v, _) in enumerate(choices, 1) if v == value), None)
+    return str(number) if number else str(value)
