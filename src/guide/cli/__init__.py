@@ -2,12 +2,10 @@
 
 import argparse
 from collections.abc import Sequence
-from pathlib import Path
 
 from guide import __version__
 from guide.cli import check, render, serve, tryout
-
-EXAMPLE_DOCROOT = Path(__file__).resolve().parent.parent / "examples" / "docroot"
+from guide.examples import DOCROOT as EXAMPLE_DOCROOT
 
 
 def main(argv: Sequence[str] | None = None) -> int:
