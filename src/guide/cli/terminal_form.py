@@ -34,9 +34,15 @@ class TerminalForm:
                 values[name] = value
         return values
 
+    def _input(self, prompt: str) -> str:
+        try:
+            return self.console.input(prompt)
+        except EOFError:
+            raise RuntimeError("no terminal input to answer the form; pass --answers FILE.json") from None
+
     def _action(self) -> str:
         while True:
-            typed = self.console.input("Answer this form? [bold]a[/]ccept, [bold]d[/]ecline or [bold]c[/]ancel (a): ").strip().lower()
+            typed = self._input("Answer this form? [bold]a[/]ccept, [bold]d[/]ecline or [bold]c[/]ancel (a): ").strip().lower()
             if not typed:
                 return "accept"
             if typed in ACTIONS:
@@ -53,7 +59,7 @@ class TerminalForm:
         for number, (value, title) in enumerate(choices, start=1):
             self.console.print(f"  {number}. {escape(title)}" + (f" [dim]({escape(value)})[/]" if title != value else ""))
         while True:
-            typed = self.console.input(self._prompt(field, schema, choices)).strip()
+            typed = self._input(self._prompt(field, schema, choices)).strip()
             try:
                 return self._read(field, schema, typed, choices, required)
             except Invalid as error:
