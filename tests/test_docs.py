@@ -1,0 +1,77 @@
+"""Every example in the docs works against the bundled example docroot."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from guide import resolver
+from guide.docroot.frontmatter import load_mapping, split
+from guide.docroot.index import Docroot
+from guide.examples import DOCROOT
+from guide.forms.resolve import Fail, read_keywords
+from guide.uri import parse_uri
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+BLOCK = re.compile(r"```(\w*)\n(.*?)```", re.S)
+SOURCE = re.compile(r"[Ff]rom `([^`]+)`")
+ADDRESS = re.compile(r"guide://[^\s`'\"<>)\]]+")
+
+
+def _yaml_blocks():
+    text = (ROOT / "docs" / "authoring.md").read_text()
+    for match in BLOCK.finditer(text):
+        if match.group(1) == "yaml":
+            before = text[: match.start()].rstrip().splitlines()[-3:]
+            sources = [found for line in before for found in SOURCE.findall(line)]
+            yield pytest.param(sources[-1] if sources else None, match.group(2), id=f"line{text[: match.start()].count(chr(10)) + 1}")
+
+
+def _addresses():
+    for doc in DOCS:
+        for address in sorted(set(ADDRESS.findall(doc.read_text()))):
+            address = address.rstrip(".,:;")
+            if "{" not in address and "<" not in address:
+                yield pytest.param(address, id=f"{doc.name}:{address}")
+
+
+def _frontmatter(source: str) -> dict:
+    path = DOCROOT / source
+    return dict(load_mapping(path.read_text()) if path.name == "guide.yaml" else split(path.read_text()).meta)
+
+
+@pytest.mark.parametrize(("source", "block"), list(_yaml_blocks()))
+def test_each_yaml_example_is_an_excerpt_of_the_named_file(source, block):
+    assert source, "each YAML example names the bundled file it comes from"
+    excerpt = yaml.safe_load(block)
+    actual = _frontmatter(source)
+    for key, value in excerpt.items():
+        if key == "elicitation":
+            for form_id, form in value.items():
+                assert actual["elicitation"][form_id] == form, f"{source}: form {form_id} differs from the docs"
+        elif key == "workflow" or key == "flags":
+            assert {k: actual[key][k] for k in value} == value
+        else:
+            assert actual[key] == value, f"{source}: {key} differs from the docs"
+
+
+@pytest.mark.parametrize("address", list(_addresses()))
+def test_each_documented_address_works_on_the_example_docroot(address):
+    snapshot = Docroot(DOCROOT).snapshot()
+    target = parse_uri(address)
+    if resolver.content(snapshot, target) is not None:
+        return
+    call = resolver.find(snapshot, target)
+    request = resolver.request(snapshot, call, can_elicit=True)
+    assert not isinstance(read_keywords(request), Fail), read_keywords(request)
+
+
+def test_the_answers_file_example_in_the_cli_docs_is_valid_json():
+    text = (ROOT / "docs" / "cli.md").read_text()
+    blocks = [match.group(2) for match in BLOCK.finditer(text) if match.group(1) == "json"]
+    answers = json.loads(blocks[-1])
+    assert set(answers) <= {"target", "reference", "depth"}
+    assert all(isinstance(value, dict) or value in ("decline", "cancel") for value in answers.values())
