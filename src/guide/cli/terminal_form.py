@@ -42,7 +42,7 @@ class TerminalForm:
 
     def _action(self) -> str:
         while True:
-            typed = self._input("Answer this form? [bold]a[/]ccept, [bold]d[/]ecline or [bold]c[/]ancel (a): ").strip().lower()
+            typed = self._input("Accept, decline or cancel this form? (a/d/c, Enter accepts): ").strip().lower()
             if not typed:
                 return "accept"
             if typed in ACTIONS:
