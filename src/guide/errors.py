@@ -19,7 +19,8 @@ class Problem:
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path
-        return f"{where}: {self.message}"
+        form = f"form {self.form}: " if self.form else ""
+        return f"{where}: {form}{self.message}"
 
 
 class AuthoringError(GuideError):

@@ -21,7 +21,8 @@ def template_problem(body: str) -> tuple[int, str] | None:
         mstache.render(body, {}, resolver=lambda name: "", stringify=_stringify, strict=True)
     except mstache.TokenException as error:
         found = _LOCATION.search(str(error))
-        message = _LOCATION.sub("", str(error)).replace("\n", "")
+        # The engine quotes the tag with its line ending spelled out as a backslash and an n.
+        message = _LOCATION.sub("", str(error)).replace("\\n", "").replace("\n", " ")
         return (int(found.group(1)) if found else 1), f"template error: {message}"
     return None
 
@@ -54,10 +55,17 @@ def context(
 
 
 def _stringify(value: Any, text: bool) -> bytes:
-    if value is None:
-        return b""
-    if isinstance(value, bool):
-        return b"true" if value else b"false"
+    if isinstance(value, bytes):
+        return value
     if isinstance(value, (list, tuple)):
-        return ", ".join(str(item) for item in value).encode()
-    return value if isinstance(value, bytes) else str(value).encode()
+        return ", ".join(_text(item) for item in value).encode()
+    return _text(value).encode()
+
+
+def _text(value: Any) -> str:
+    """A value as template text: JSON's words for booleans, nothing for null."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

@@ -100,6 +100,21 @@ def build(kind: Kind, name: str, source: Source, partials: Mapping[str, Source],
     return Entrypoint(kind, name, source.path, meta, parsed.body, form_set, tuple(problems))
 
 
+def partial_problems(source: Source, config: Config) -> list[Problem]:
+    """A partial's own mistakes, whether or not anything includes it or its `requires-*` hold.
+
+    Checks that need the including entrypoint (duplicates, `when` targets) are
+    made when an entrypoint is built.
+    """
+    if isinstance(source.parsed, FrontmatterError):
+        return [Problem(source.path, source.parsed.line, None, None, str(source.parsed))]
+    meta = source.parsed.meta
+    _, issues = declare_forms(
+        meta.get("elicitation"), origin=source.path, fallback_all=meta.get("fallback"), allow_source=True, phases=config.phases
+    )
+    return [_locate(issue, {source.path: source}) for issue in issues] + template_problems(source)
+
+
 def template_problems(source: Source) -> list[Problem]:
     """A Mustache syntax error in the file's body, as a problem at its file line."""
     parsed = source.parsed

@@ -97,9 +97,7 @@ class Snapshot:
         """Every authoring problem of the docroot: config, layout, partials and entrypoints."""
         found = list(self.config_problems) + list(self.layout.problems)
         for source in self.partials.values():
-            if isinstance(source.parsed, FrontmatterError):
-                found.append(Problem(source.path, source.parsed.line, None, None, str(source.parsed)))
-            found += entrypoints.template_problems(source)
+            found += entrypoints.partial_problems(source, self.config)
         for kind, table in (("command", self.layout.commands), ("skill", self.layout.skills)):
             for name in table:
                 found += self.entrypoint(kind, name).problems
@@ -153,7 +151,7 @@ class Docroot:
         if cached and cached[0] == stamp:
             return cached[1]
         try:
-            parsed = split(path.read_text(encoding="utf-8"))
+            parsed = split(path.read_text(encoding="utf-8-sig"))
         except FrontmatterError as error:
             parsed = error
         except UnicodeDecodeError:

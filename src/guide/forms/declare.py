@@ -239,7 +239,7 @@ def _when_issues(form: Form, suppliers: Mapping[str, tuple[Form, Field]], declar
 
 
 def _cycle_issues(forms: Sequence[Form], suppliers: Mapping[str, tuple[Form, Field]]) -> list[Issue]:
-    depends = {form.id: {suppliers[name][0].id for name in form.when} for form in forms}
+    depends = {form.id: {suppliers[name][0].id for name in form.when if name in suppliers} for form in forms}
     by_id = {form.id: form for form in forms}
     state: dict[str, str] = {}
 

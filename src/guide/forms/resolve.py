@@ -215,6 +215,8 @@ class _Interaction:
         if missing:
             return f"field {missing[0]} is required"
         self.values.update(taken)
+        # Fields left blank take their defaults now, so the forms that wait on them see the value.
+        self._apply_defaults(form)
         self._finish(form, defaulted=False)
         return None
 
@@ -272,7 +274,7 @@ class _Interaction:
         known = self.known
         waited = {name for form in self.forms for name in form.when if name not in known}
         for form in pending:
-            yield from (name for name in form.required if name not in known)
+            yield from (name for name in form.required if name not in known and not form.field(name).has_default)
             yield from (field.name for field in form.fields if field.name in waited)
 
     def render(self) -> Render:

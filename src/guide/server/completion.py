@@ -17,7 +17,7 @@ def completer(docroot: Docroot) -> Callable[..., list[str]]:
         snapshot = docroot.snapshot()
         if isinstance(ref, PromptReference):
             if ref.name == "guide":
-                return _routes(snapshot.layout.commands, argument.value)
+                return _routes([command.name for command in snapshot.commands()], argument.value)
             entrypoint = snapshot.command(ref.name.replace(".", "/"))
         elif isinstance(ref, ResourceTemplateReference):
             address = ref.uri.split("{", 1)[0]
@@ -41,6 +41,6 @@ def _choices(field: Field, active_phase: str | None) -> list[str]:
     return [str(choice) for choice in choices or ()]
 
 
-def _routes(commands: dict[str, str], typed: str) -> list[str]:
+def _routes(commands: list[str], typed: str) -> list[str]:
     prefix = typed[:1] if typed[:1] in ("_", ":", ";") else "_"
-    return [f"{prefix}{name}" for name in sorted(commands) if f"{prefix}{name}".startswith(typed or prefix)]
+    return [f"{prefix}{name}" for name in commands if f"{prefix}{name}".startswith(typed or prefix)]

@@ -1,0 +1,157 @@
+"""C5: `guide check DOCROOT [--format json]` lists every authoring error with file and line."""
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from guide.cli import main
+from guide.examples import DOCROOT
+
+EXAMPLE = DOCROOT
+
+FORM = """---
+description: {description}
+{head}elicitation:
+  {form}:
+    message: Say.
+    schema:
+      type: object
+      properties:
+        {field}: {{type: string}}
+---
+Body.
+"""
+
+BROKEN = {
+    "guide.yaml": "flags: {team: data}\nworkflows: {}\n",
+    "_commands/good.md": FORM.format(description="Fine.", head="includes: [notes]\n", form="target", field="mode"),
+    "_commands/yaml.md": "---\ndescription: ok\nusage: a: b\n---\nbody\n",
+    "_commands/forms.md": (
+        "---\ndescription: two mistakes\nelicitation:\n  f:\n    message: Say.\n    schema:\n      type: object\n"
+        "      properties:\n        count: {type: integer, minimum: 5, maximum: 1}\n      required: [count, label]\n---\nbody\n"
+    ),
+    "_partials/notes.md": "---\nelicitation:\n  notes:\n    message: ''\n    schema: {type: object, properties: {text: {type: string}}}\n---\nNotes.\n",
+    "_skills/Bad/SKILL.md": "s\n",
+    "_skills/ok/SKILL.md": "---\nname: okay\n---\nb\n",
+    "docs/style.md": "# Style\n",
+}
+
+EXPECTED = [
+    ("_commands/forms.md", 9, "f", "count", "field 'count': `minimum` (5) is greater than `maximum` (1)"),
+    ("_commands/forms.md", 10, "f", "label", "`required` names 'label', which this form does not declare"),
+    ("_commands/yaml.md", 3, None, None, "frontmatter is not valid YAML: mapping values are not allowed in this context"),
+    ("_partials/notes.md", 4, "notes", None, "a form needs a non-empty string `message`"),
+    ("_skills/Bad/SKILL.md", None, None, None, "skill folder name 'Bad' must be 1-64 of a-z, 0-9 and '-', without leading, trailing or doubled '-'"),
+    ("_skills/ok/SKILL.md", 2, None, None, "skill `name` 'okay' must equal its folder name 'ok'"),
+    ("guide.yaml", 2, None, None, "unknown key `workflows`; accepted: flags, workflow"),
+]
+
+
+def make(root, files):
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def check(capsys, *argv):
+    status = main(["check", *map(str, argv)])
+    return status, capsys.readouterr()
+
+
+def test_c5_check_lists_every_error_with_file_and_line(tmp_path, capsys):
+    status, out = check(capsys, make(tmp_path, BROKEN))
+    assert status == 1
+    lines = out.out.splitlines()
+    expected = []
+    for path, line, form, _, message in EXPECTED:
+        where = f"{path}:{line}" if line else path
+        expected.append(f"{where}: form {form}: {message}" if form else f"{where}: {message}")
+    assert lines[:-1] == expected
+    assert lines[-1] == "7 errors; commands=3 skills=1 partials=1 documents=1 forms=1"
+
+
+def test_c5_check_json_shape(tmp_path, capsys):
+    status, out = check(capsys, make(tmp_path, BROKEN), "--format", "json")
+    assert status == 1
+    report = json.loads(out.out)
+    assert list(report) == ["errors", "summary"]
+    assert all(list(error) == ["path", "line", "form", "field", "message"] for error in report["errors"])
+    assert [tuple(error.values()) for error in report["errors"]] == EXPECTED
+    assert report["summary"] == {"commands": 3, "skills": 1, "partials": 1, "documents": 1, "forms": 1}
+
+
+def test_c5_check_as_a_separate_process(tmp_path):
+    script = Path(sys.executable).parent / "guide"
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "guide"]
+    done = subprocess.run([*command, "check", str(make(tmp_path, BROKEN)), "--format", "json"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1, done.stderr
+    assert [error["path"] for error in json.loads(done.stdout)["errors"]] == [e[0] for e in EXPECTED]
+
+
+def test_c5_check_bundled_example_is_clean(capsys):
+    status, out = check(capsys, EXAMPLE)
+    assert status == 0 and out.out.startswith("ok: commands=")
+    status, out = check(capsys, EXAMPLE, "--format", "json")
+    report = json.loads(out.out)
+    assert status == 0 and report["errors"] == []
+    assert report["summary"]["commands"] >= 1 and report["summary"]["skills"] >= 1
+
+
+def test_c5_check_clean_docroot_counts_what_it_read(tmp_path, capsys):
+    docroot = make(tmp_path, {
+        "_commands/a.md": FORM.format(description="A.", head="includes: [p]\n", form="fa", field="xa"),
+        "_commands/b.md": FORM.format(description="B.", head="includes: [p]\n", form="fb", field="xb"),
+        "_partials/p.md": FORM.format(description="P.", head="", form="shared", field="xp"),
+        "_skills/s/SKILL.md": "---\nname: s\n---\nb\n",
+        "index.md": "i",
+    })
+    status, out = check(capsys, docroot, "--format", "json")
+    assert status == 0
+    # The partial's form counts once although two commands include it.
+    assert json.loads(out.out) == {"errors": [], "summary": {"commands": 2, "skills": 1, "partials": 1, "documents": 1, "forms": 3}}
+
+
+def test_c5_one_broken_file_is_enough_to_fail(tmp_path, capsys):
+    shutil.copytree(EXAMPLE, tmp_path / "docroot")
+    make(tmp_path / "docroot", {"_commands/extra.md": FORM.format(description="X.", head="", form="f", field="_hidden")})
+    status, out = check(capsys, tmp_path / "docroot")
+    assert status == 1
+    assert out.out.splitlines()[0].startswith("_commands/extra.md:9: form f: field name '_hidden' cannot start with '_'")
+
+
+def test_check_refuses_a_path_that_is_not_a_folder(tmp_path, capsys):
+    status, out = check(capsys, tmp_path / "missing")
+    assert status == 2 and "is not a folder" in out.err and out.out == ""
+
+
+def test_c5_check_survives_a_when_on_a_field_of_a_broken_form(tmp_path, capsys):
+    text = (
+        "---\nelicitation:\n  a:\n    schema: {type: object, properties: {x: {type: string, enum: [p]}}}\n"
+        "  b:\n    message: m\n    when: {x: p}\n    schema: {type: object, properties: {y: {type: string}}}\n---\nb\n"
+    )
+    status, out = check(capsys, make(tmp_path, {"_commands/c.md": text}), "--format", "json")
+    assert status == 1
+    assert [(e["form"], e["message"]) for e in json.loads(out.out)["errors"]] == [("a", "a form needs a non-empty string `message`")]
+
+
+def test_c5_check_reports_errors_of_a_gated_partial(tmp_path, capsys):
+    partial = "---\nrequires-team: data\nelicitation:\n  notes:\n    schema: {type: object, properties: {t: {type: string}}}\n---\nN.\n"
+    docroot = make(tmp_path, {
+        "guide.yaml": "flags: {team: platform}\n",
+        "_partials/notes.md": partial,
+        "_commands/c.md": "---\nincludes: [notes]\n---\nb\n",
+    })
+    status, out = check(capsys, docroot)
+    assert status == 1 and out.out.startswith("_partials/notes.md:4: form notes: a form needs a non-empty string `message`")
+
+
+def test_c5_check_reports_errors_of_a_partial_nobody_includes(tmp_path, capsys):
+    partial = "---\nelicitation:\n  notes:\n    message: m\n    schema: {type: object, properties: {t: {type: strin}}}\n---\nN.\n"
+    status, out = check(capsys, make(tmp_path, {"_partials/notes.md": partial}))
+    assert status == 1 and out.out.startswith("_partials/notes.md:5: form notes: field 't'")

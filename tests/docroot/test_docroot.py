@@ -1,0 +1,338 @@
+"""C2, C4, C10: the docroot model (layout, frontmatter, configuration, requires, includes, caching)."""
+
+import textwrap
+
+import pytest
+
+import guide.docroot.index as index_module
+from guide.docroot.index import Docroot
+
+
+def write(root, rel, text):
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return path
+
+
+def snapshot(root, files, project=None):
+    for rel, text in files.items():
+        write(root, rel, text)
+    return Docroot(root, project=project or root).snapshot()
+
+
+def problems_of(snap):
+    return [(p.path, p.line, p.form, p.field, p.message) for p in snap.problems()]
+
+
+FORM = """
+---
+{head}elicitation:
+  {form}:
+    message: Say.
+    schema:
+      type: object
+      properties:
+        {field}: {{type: string}}
+---
+{body}
+"""
+
+
+def command(form="f", field="x", head="", body="Body."):
+    return FORM.format(form=form, field=field, head=head, body=body)
+
+
+# C2 layout
+
+
+def test_c2_layout_sorts_every_file_by_role(tmp_path):
+    files = {
+        "_commands/review.md": "r",
+        "_commands/notes.mustache": "n",
+        "_commands/workflow/phase.md": "p",
+        "_commands/_draft.md": "not a command",
+        "_commands/_partials/top.md": "t",
+        "_commands/workflow/_partials/inner.md": "i",
+        "_partials/target.md": "t",
+        "_partials/lang/py.md": "p",
+        "_skills/workflow-review/SKILL.md": "s",
+        "_skills/workflow-review/checklist.md": "c",
+        "_skills/workflow-review/refs/deep.md": "d",
+        "lang/python.md": "d",
+        "index.md": "d",
+        "guide.yaml": "flags: {}\n",
+    }
+    layout = snapshot(tmp_path, files).layout
+    assert layout.commands == {"review": "_commands/review.md", "notes": "_commands/notes.mustache", "workflow/phase": "_commands/workflow/phase.md"}
+    assert layout.skills == {"workflow-review": "_skills/workflow-review/SKILL.md"}
+    assert layout.members == {
+        ("workflow-review", "checklist.md"): "_skills/workflow-review/checklist.md",
+        ("workflow-review", "refs/deep.md"): "_skills/workflow-review/refs/deep.md",
+    }
+    assert layout.partials == {
+        "top": "_commands/_partials/top.md",
+        "inner": "_commands/workflow/_partials/inner.md",
+        "target": "_partials/target.md",
+        "lang/py": "_partials/lang/py.md",
+    }
+    assert layout.documents == {"lang/python": "lang/python.md", "index": "index.md"}
+
+
+@pytest.mark.parametrize("rel", ["_x.md", ".x.md", "lang/_x.md", "lang/.x.md", "_private/x.md", ".hidden/x.md", "lang/_sub/x.md", "lang/.git/x.md"])
+def test_c2_names_starting_with_underscore_or_dot_are_never_documents(tmp_path, rel):
+    snap = snapshot(tmp_path, {rel: "secret", "lang/python.md": "d"})
+    assert snap.layout.documents == {"lang/python": "lang/python.md"}
+    assert snap.document(rel.rsplit(".", 1)[0]) is None
+
+
+def test_c2_addresses_of_each_kind(tmp_path):
+    snap = snapshot(tmp_path, {
+        "_commands/workflow/phase.md": "p",
+        "_skills/workflow-review/SKILL.md": "s",
+        "_skills/workflow-review/checklist.md": "c",
+        "lang/python.md": "d",
+    })
+    assert snap.command("workflow/phase").uri == "guide://_workflow/phase"
+    assert snap.skill("workflow-review").uri == "guide://$workflow-review"
+    assert snap.member("workflow-review", "checklist.md") == tmp_path.resolve() / "_skills/workflow-review/checklist.md"
+    assert snap.member("workflow-review", "missing.md") is None
+    assert snap.document("lang/python") == tmp_path.resolve() / "lang/python.md"
+    assert snap.command("phase") is None and snap.skill("checklist") is None
+
+
+@pytest.mark.parametrize("name", ["Review", "-review", "review-", "code--review", "code_review", "a" * 65])
+def test_c2_invalid_skill_folder_names(tmp_path, name):
+    snap = snapshot(tmp_path, {f"_skills/{name}/SKILL.md": "s", f"_skills/{name}/notes.md": "n"})
+    assert snap.skills() == [] and snap.layout.members == {}
+    [(path, line, form, field, message)] = problems_of(snap)
+    assert path == f"_skills/{name}/SKILL.md" and f"skill folder name {name!r}" in message
+
+
+def test_c2_longest_valid_skill_name(tmp_path):
+    assert [s.name for s in snapshot(tmp_path, {f"_skills/{'a' * 64}/SKILL.md": "s"}).skills()] == ["a" * 64]
+
+
+def test_c2_one_name_defined_twice(tmp_path):
+    snap = snapshot(tmp_path, {"_commands/a.md": "1", "_commands/a.mustache": "2"})
+    assert any("command 'a' is also defined by" in p.message for p in snap.problems())
+
+
+def test_c4_skill_name_must_equal_its_folder(tmp_path):
+    snap = snapshot(tmp_path, {"_skills/review/SKILL.md": "---\ndescription: d\nname: reviews\n---\nb\n"})
+    assert problems_of(snap) == [("_skills/review/SKILL.md", 3, None, None, "skill `name` 'reviews' must equal its folder name 'review'")]
+
+
+# Frontmatter
+
+
+@pytest.mark.parametrize(
+    "text, line, says",
+    [
+        ("---\ndescription: ok\nusage: a: b\n---\nbody\n", 3, "not valid YAML"),
+        ("---\ndescription: ok\n\n\tbad: tab\n---\nbody\n", 4, "not valid YAML"),
+        ("---\ndescription: never closed\n", 1, "never closed"),
+        ("---\n- a list\n---\nbody\n", 2, "must be a YAML mapping"),
+    ],
+)
+def test_c5_frontmatter_errors_name_the_line(tmp_path, text, line, says):
+    snap = snapshot(tmp_path, {"_commands/a.md": text})
+    [(path, found_line, _, _, message)] = problems_of(snap)
+    assert (path, found_line) == ("_commands/a.md", line) and says in message
+    assert snap.command("a").problems
+
+
+def test_c5_file_that_is_not_utf8(tmp_path):
+    (tmp_path / "_commands").mkdir()
+    (tmp_path / "_commands/a.md").write_bytes(b"---\ndescription: \xff\n---\n")
+    assert problems_of(Docroot(tmp_path).snapshot()) == [("_commands/a.md", None, None, None, "file is not UTF-8 text")]
+
+
+def test_c5_crlf_line_endings_are_read(tmp_path):
+    (tmp_path / "_commands").mkdir()
+    text = "---\r\ndescription: CRLF\r\nelicitation:\r\n  f:\r\n    message: m\r\n    schema: {type: object, properties: {x: {type: strin}}}\r\n---\r\nb\r\n"
+    (tmp_path / "_commands/a.md").write_bytes(text.encode())
+    snap = Docroot(tmp_path).snapshot()
+    assert snap.command("a").description == "CRLF"
+    assert [(p.line, p.field) for p in snap.problems()] == [(6, "x")]
+
+
+def test_c5_byte_order_mark_before_frontmatter(tmp_path):
+    (tmp_path / "_commands").mkdir()
+    text = "\ufeff---\ndescription: BOM\nelicitation:\n  f:\n    message: m\n    schema: {type: object, properties: {x: {type: string}}}\n---\nBody\n"
+    (tmp_path / "_commands/a.md").write_bytes(text.encode())
+    entry = Docroot(tmp_path).snapshot().command("a")
+    assert entry.description == "BOM" and [f.id for f in entry.forms.forms] == ["f"]
+    assert "elicitation" not in entry.body
+
+
+def test_c5_form_errors_point_at_the_key(tmp_path):
+    text = "---\ndescription: d\nelicitation:\n  f:\n    message: m\n    schema:\n      type: object\n      properties:\n        x:\n          type: strin\n---\nb\n"
+    [(path, line, form, field, message)] = problems_of(snapshot(tmp_path, {"_commands/a.md": text}))
+    assert (path, line, form, field) == ("_commands/a.md", 10, "f", "x") and "'strin'" in message
+
+
+def test_c4_unknown_frontmatter_key(tmp_path):
+    snap = snapshot(tmp_path, {"_commands/a.md": "---\ndescription: d\nnmae: x\n---\nb\n"})
+    [(path, line, _, _, message)] = problems_of(snap)
+    assert (path, line) == ("_commands/a.md", 3) and "`nmae`" in message
+
+
+def test_c5_source_on_a_skill_is_an_error(tmp_path):
+    text = command(field="phase").replace("{type: string}", "{type: string, source: workflow-phases}")
+    snap = snapshot(tmp_path, {"guide.yaml": "workflow: {phases: [a, b]}\n", "_skills/s/SKILL.md": text, "_commands/c.md": text})
+    assert [(p[0], p[3]) for p in problems_of(snap)] == [("_skills/s/SKILL.md", "phase")]
+
+
+# C10 configuration
+
+
+def test_c10_guide_yaml_flags_phases_and_state_file(tmp_path):
+    project = tmp_path / "project"
+    write(project, "state/phase.yaml", "phase: planning\n")
+    config = "flags: {workflow: true, team: data}\nworkflow:\n  phases: [discussion, planning, review]\n  state-file: state/phase.yaml\n"
+    snap = snapshot(tmp_path / "root", {"guide.yaml": config}, project=project)
+    assert snap.config.flags == {"workflow": True, "team": "data"}
+    assert snap.config.phases == ("discussion", "planning", "review")
+    assert snap.active_phase() == "planning"
+    write(project, "state/phase.yaml", "phase: review\n")
+    assert snap.active_phase() == "review"
+
+
+def test_c10_defaults_without_guide_yaml(tmp_path):
+    project = tmp_path / "project"
+    write(project, ".guide.yaml", "phase: check\n")
+    snap = snapshot(tmp_path / "root", {"index.md": "d"}, project=project)
+    assert (snap.config.flags, snap.config.phases) == ({}, ())
+    assert snap.active_phase() == "check"
+
+
+def test_c10_no_state_file_means_no_active_phase(tmp_path):
+    assert snapshot(tmp_path, {"guide.yaml": "workflow: {phases: [a]}\n"}).active_phase() is None
+
+
+@pytest.mark.parametrize(
+    "config, line, says",
+    [
+        ("flags: {}\nworkflows: {}\n", 2, "unknown key `workflows`"),
+        ("flags: [a]\n", 1, "`flags` must be a mapping"),
+        ("workflow:\n  phases: [a, a]\n", 2, "distinct phase names"),
+        ("flags:\n  a: [b\n", 3, "not valid YAML"),
+    ],
+)
+def test_c10_guide_yaml_errors(tmp_path, config, line, says):
+    [(path, found_line, _, _, message)] = problems_of(snapshot(tmp_path, {"guide.yaml": config}))
+    assert (path, found_line) == ("guide.yaml", line) and says in message
+
+
+# C4 requires-*, includes, aliases, args
+
+
+@pytest.mark.parametrize(
+    "requires, applies",
+    [("data", True), ("platform", False), ("[platform, data]", True), ("[platform]", False)],
+)
+def test_c4_requires_on_an_entrypoint(tmp_path, requires, applies):
+    gate = f"---\nrequires-team: {requires}\n---\nb\n"
+    snap = snapshot(tmp_path, {"guide.yaml": "flags: {team: data}\n", "_commands/gated.md": gate, "_skills/gated/SKILL.md": gate})
+    assert (snap.command("gated") is not None) is applies
+    assert (snap.skill("gated") is not None) is applies
+    assert [c.name for c in snap.commands()] == (["gated"] if applies else [])
+    assert [s.name for s in snap.skills()] == (["gated"] if applies else [])
+
+
+@pytest.mark.parametrize("flags", ["{}", "{workflow: 1}", "{workflow: 'true'}"])
+def test_c4_requires_a_flag_that_is_missing_or_of_another_kind(tmp_path, flags):
+    snap = snapshot(tmp_path, {"guide.yaml": f"flags: {flags}\n", "_commands/gated.md": "---\nrequires-workflow: true\n---\nb\n"})
+    assert snap.command("gated") is None
+
+
+@pytest.mark.parametrize("team, contributes", [("data", True), ("platform", False)])
+def test_c4_requires_on_a_partial(tmp_path, team, contributes):
+    partial = command(form="notes", field="warehouse", head="requires-team: data\n", body="Data notes.")
+    snap = snapshot(tmp_path, {
+        "guide.yaml": f"flags: {{team: {team}}}\n",
+        "_partials/notes.md": partial,
+        "_commands/release.md": command(form="main", field="label", head="includes: [notes]\n"),
+    })
+    forms = [f.id for f in snap.command("release").forms.forms]
+    assert forms == (["main", "notes"] if contributes else ["main"])
+    assert ("notes" in snap.partial_bodies) is contributes
+
+
+def test_c5_includes_join_forms_in_order(tmp_path):
+    snap = snapshot(tmp_path, {
+        "_partials/a.md": command(form="fa", field="xa"),
+        "_partials/b.md": command(form="fb", field="xb"),
+        "_commands/c.md": command(form="own", field="x", head="includes: [b, a]\n"),
+    })
+    entry = snap.command("c")
+    assert [f.id for f in entry.forms.forms] == ["own", "fb", "fa"]
+    assert entry.problems == ()
+    assert "{{" not in entry.body and "Body." in entry.body
+
+
+def test_c5_includes_naming_an_unknown_partial(tmp_path):
+    snap = snapshot(tmp_path, {"_commands/c.md": "---\ndescription: d\nincludes: [missing]\n---\nb\n"})
+    assert problems_of(snap) == [("_commands/c.md", 3, None, None, "`includes` names unknown partial 'missing'")]
+
+
+def test_c5_duplicate_field_across_command_and_partial_is_located_in_the_partial(tmp_path):
+    snap = snapshot(tmp_path, {
+        "_partials/p.md": command(form="other", field="x"),
+        "_commands/c.md": command(form="own", field="x", head="includes: [p]\n"),
+    })
+    [(path, line, form, field, message)] = problems_of(snap)
+    assert (path, line, form, field) == ("_partials/p.md", 8, "other", "x") and "also declared by form 'own'" in message
+
+
+def test_c3_aliases_resolve_to_the_command(tmp_path):
+    snap = snapshot(tmp_path, {"_commands/review.md": "---\naliases: [cr, rv]\n---\nb\n"})
+    assert snap.command("cr").name == snap.command("rv").name == "review"
+    assert snap.command("crx") is None
+
+
+def test_c3_alias_of_a_gated_command_does_not_resolve(tmp_path):
+    snap = snapshot(tmp_path, {"_commands/review.md": "---\naliases: [cr]\nrequires-team: data\n---\nb\n"})
+    assert snap.command("cr") is None
+
+
+def test_c4_args_naming_no_field(tmp_path):
+    snap = snapshot(tmp_path, {"_commands/c.md": command(field="phase", head="args: [phase, stage]\n")})
+    assert problems_of(snap) == [("_commands/c.md", 2, None, "stage", "`args` names 'stage', which no form declares")]
+
+
+def test_c5_broken_entrypoint_is_unusable_and_others_are_not(tmp_path):
+    snap = snapshot(tmp_path, {"_commands/bad.md": command(field="_x"), "_commands/good.md": command()})
+    assert snap.command("bad").problems and snap.command("good").problems == ()
+
+
+# Caching
+
+
+def test_c2_edited_file_is_re_read_after_invalidate_and_others_are_not(tmp_path, monkeypatch):
+    write(tmp_path, "_commands/a.md", "---\ndescription: one\n---\nb\n")
+    write(tmp_path, "_commands/b.md", "---\ndescription: two\n---\nb\n")
+    parsed = []
+    real_split = index_module.split
+    monkeypatch.setattr(index_module, "split", lambda text: parsed.append(text) or real_split(text))
+    docroot = Docroot(tmp_path)
+    assert docroot.snapshot().command("a").description == "one" and len(parsed) == 2
+    write(tmp_path, "_commands/a.md", "---\ndescription: edited\n---\nb\n")
+    assert docroot.snapshot().command("a").description == "one"
+    docroot.invalidate()
+    assert docroot.snapshot().command("a").description == "edited"
+    assert len(parsed) == 3 and "edited" in parsed[-1]
+    docroot.invalidate()
+    docroot.snapshot()
+    assert len(parsed) == 3
+
+
+def test_c2_new_and_deleted_files_after_invalidate(tmp_path):
+    write(tmp_path, "_commands/a.md", "a")
+    docroot = Docroot(tmp_path)
+    assert [c.name for c in docroot.snapshot().commands()] == ["a"]
+    write(tmp_path, "_commands/b.md", "b")
+    (tmp_path / "_commands/a.md").unlink()
+    docroot.invalidate()
+    assert [c.name for c in docroot.snapshot().commands()] == ["b"]

@@ -1,0 +1,148 @@
+"""The core flows over real transports: `guide serve` on stdio and on streamable HTTP (`/mcp`), in both eras."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from e2e_docroot import write_base_docroot
+from e2e_support import Elicitor, missing_keywords_error, read, read_error
+from fastmcp.client.transports import StdioTransport
+from guide import __version__
+
+START_TIMEOUT = 30.0  # seconds the HTTP server gets to accept connections
+
+
+def _serve_args(docroot: Path, project: Path, *extra: str) -> list[str]:
+    return ["-m", "guide", "serve", "--docroot", str(docroot), "--project", str(project), *extra]
+
+
+def _environment() -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if key != "GUIDE_STATE_KEYS"}
+    env["FASTMCP_LOG_LEVEL"] = "CRITICAL"
+    return env
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def stdio(tmp_path):
+    """A factory for stdio transports that start `python -m guide serve` over a fresh standard docroot."""
+    docroot, project = tmp_path / "docroot", tmp_path / "project"
+    write_base_docroot(docroot)
+    project.mkdir()
+    return lambda: StdioTransport(command=sys.executable, args=_serve_args(docroot, project), env=_environment(), cwd=str(project))
+
+
+@pytest.fixture(scope="module")
+def http_url(tmp_path_factory):
+    """The /mcp URL of one `guide serve --transport http` process, shared by this module's tests."""
+    base = tmp_path_factory.mktemp("http")
+    docroot, project = base / "docroot", base / "project"
+    write_base_docroot(docroot)
+    project.mkdir()
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, *_serve_args(docroot, project, "--transport", "http", "--host", "127.0.0.1", "--port", str(port))],
+        env=_environment(), cwd=project, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"guide serve exited with status {process.returncode} before accepting connections")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"guide serve did not accept connections on port {port} within {START_TIMEOUT} s") from None
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+@pytest.fixture(params=["stdio", "http"])
+def transport(request):
+    """A factory for a fresh transport target of either kind."""
+    if request.param == "stdio":
+        return request.getfixturevalue("stdio")
+    url = request.getfixturevalue("http_url")
+    return lambda: url
+
+
+async def test_branch_flow_interactive(transport, connect, mode):
+    elicitor = Elicitor().answer(mode={"mode": "branch"}, reference=[{"reference": "bad ref"}, {"reference": "feature/x"}])
+    async with connect(transport(), elicitor) as client:
+        text = await read(client, "guide://_review")
+        prompt = (await client.get_prompt("guide", {"command": ":review --mode uncommitted"})).messages[0].content.text
+        if mode == "legacy":
+            assert client.initialize_result.server_info.name == "guide"
+            assert client.initialize_result.server_info.version == __version__
+    assert text.strip() == "REVIEW mode=branch reference=feature/x extra="
+    assert prompt.strip() == "REVIEW mode=uncommitted reference= extra="
+    assert elicitor.keys == ["mode", "reference", "reference"]
+    assert "[A-Za-z0-9._/-]+" in elicitor.calls[2].message
+    assert elicitor.calls[0].schema == {
+        "type": "object",
+        "properties": {"mode": {"type": "string", "enum": ["uncommitted", "branch", "pull-request"]}},
+        "required": ["mode"],
+    }
+
+
+async def test_keywords_only_asks_nothing(transport, connect):
+    elicitor = Elicitor()
+    async with connect(transport(), elicitor) as client:
+        text = await read(client, "guide://_review?mode=branch&reference=feature%2Fx")
+        tool = await client.call_tool("read_resource", {"uri": "guide://$triage?kind=feature"})
+        help_text = await read(client, "guide://_review?help")
+    assert text.strip() == "REVIEW mode=branch reference=feature/x extra="
+    assert tool.content[0].text.strip() == "TRIAGE skill=triage kind=feature ticket= urgent=false"
+    assert "pull-request" in help_text
+    assert elicitor.calls == []
+
+
+async def test_no_capability_failure_and_defaults(transport, connect, mode):
+    async with connect(transport()) as client:
+        error = await read_error(client, "guide://_review?extra=1")
+        pair = await read_error(client, "guide://_pair")
+        depth = await read(client, "guide://_depth")
+        declined_tool = await client.call_tool("read_resource", {"uri": "guide://_nope"}, raise_on_error=False)
+    missing_keywords_error(error, mode, "mode")
+    missing_keywords_error(pair, mode, "alpha, zeta")
+    assert depth.strip() == "DEFAULTED(depth) DEPTH quick"
+    assert declined_tool.is_error and "nope" in declined_tool.content[0].text
+
+
+async def test_decline_over_http(http_url, connect):
+    elicitor = Elicitor().answer(kind="decline")
+    async with connect(http_url, elicitor) as client:
+        error = await read_error(client, "guide://$triage")
+    assert error.error.message == "form report was declined"
+
+
+async def test_project_defaults_to_the_working_folder(tmp_path, connect):
+    docroot, project = tmp_path / "docroot", tmp_path / "project"
+    write_base_docroot(docroot)
+    project.mkdir()
+    (project / ".guide.yaml").write_text("phase: implementation\n", encoding="utf-8")
+    elicitor = Elicitor().answer(phase={"phase": "check"})
+    serve = ["-m", "guide", "serve", "--docroot", str(docroot)]
+    async with connect(StdioTransport(command=sys.executable, args=serve, env=_environment(), cwd=str(project)), elicitor) as client:
+        text = await read(client, "guide://_workflow/phase")
+    assert text.strip() == "PHASE from=implementation to=check"
+    assert elicitor.calls[0].schema["properties"]["phase"]["enum"] == ["discussion", "planning", "check", "review"]
