@@ -341,3 +341,10 @@ def test_c7_10_render_never_shows_a_default_that_would_have_required_a_skipped_f
     outcome = answer(req, step(req), options={"note": "n"})
     # Either `why` is asked (strict became true) or strict stays unresolved in the render.
     assert isinstance(outcome, Ask) or "strict" not in outcome.kwargs
+
+
+def test_c10_a_phase_default_equal_to_the_active_phase_is_not_offered():
+    phase = {"type": "string", "source": "workflow-phases", "default": "planning"}
+    req = request({"next": form({"phase": phase}, ["phase"])}, allow_source=True, phases=PHASES, active_phase="planning")
+    delivered = step(req).questions[0].schema["properties"]["phase"]
+    assert delivered == {"type": "string", "enum": ["discussion", "review"]}

@@ -227,3 +227,9 @@ def test_c6_hostile_pattern_returns_promptly():
 def test_c6_every_broken_constraint_is_reported():
     declared = field(type="string", maxLength=3, pattern="[0-9]+")
     assert len(problems(declared, "abcd")) == 2
+
+
+@pytest.mark.parametrize("given", ["٣", "３", "1٣"])
+def test_c6_text_numbers_take_ascii_digits_only(given):
+    with pytest.raises(Invalid):
+        text(field(type="integer"), given)

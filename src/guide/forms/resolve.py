@@ -112,8 +112,11 @@ def delivered_schema(form: Form, active_phase: str | None) -> dict[str, Any]:
     properties = dict(form.schema["properties"])
     for field in form.fields:
         if field.source:
+            offered = offered_choices(field, active_phase)
             rest = {key: value for key, value in field.schema.items() if key not in ("source", "type")}
-            properties[field.name] = {**untitled_enum(offered_choices(field, active_phase)), **rest}
+            if rest.get("default") not in offered:
+                rest.pop("default", None)  # a default equal to the active phase is not on offer
+            properties[field.name] = {**untitled_enum(offered), **rest}
     return {**form.schema, "properties": properties}
 
 

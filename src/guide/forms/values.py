@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 from guide.forms.fields import TYPE_NAMES, Field, is_type
 
-_NUMBER_TEXT = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+_NUMBER_TEXT = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
 _EMAIL = re.compile(r"[^@\s]+@[^@\s.]+(\.[^@\s.]+)*")
 
 
