@@ -348,3 +348,10 @@ def test_c10_a_phase_default_equal_to_the_active_phase_is_not_offered():
     req = request({"next": form({"phase": phase}, ["phase"])}, allow_source=True, phases=PHASES, active_phase="planning")
     delivered = step(req).questions[0].schema["properties"]["phase"]
     assert delivered == {"type": "string", "enum": ["discussion", "review"]}
+
+
+def test_c7_10_an_answer_that_is_not_an_object_is_asked_again():
+    req = request({"target": form({"mode": {"type": "string"}}, ["mode"])})
+    outcome = step(req, step(req).progress, {"target": Answer("accept", ["mode", "x"])})
+    assert isinstance(outcome, Ask)
+    assert "not an object of field values" in outcome.questions[0].message

@@ -189,7 +189,8 @@ class _Interaction:
                 self._finish(form, defaulted=True)
                 return None
             return Fail(f"form {form.id} was cancelled", "cancelled")
-        reason = self._accept(form, answer.content or {})
+        content = answer.content if answer.content is not None else {}
+        reason = self._accept(form, content) if isinstance(content, Mapping) else "the answer is not an object of field values"
         if reason is None:
             return None
         self.attempts[form.id] = self.attempts.get(form.id, 0) + 1
