@@ -1,10 +1,11 @@
 """C2, C4, C10: the docroot model (layout, frontmatter, configuration, requires, includes, caching)."""
 
+import os
 import textwrap
 
 import pytest
 
-import guide.docroot.index as index_module
+import guide.docroot.entrypoints as entrypoints_module
 from guide.docroot.index import Docroot
 
 
@@ -314,18 +315,38 @@ def test_c2_edited_file_is_re_read_after_invalidate_and_others_are_not(tmp_path,
     write(tmp_path, "_commands/a.md", "---\ndescription: one\n---\nb\n")
     write(tmp_path, "_commands/b.md", "---\ndescription: two\n---\nb\n")
     parsed = []
-    real_split = index_module.split
-    monkeypatch.setattr(index_module, "split", lambda text: parsed.append(text) or real_split(text))
+    real_split = entrypoints_module.split
+    monkeypatch.setattr(entrypoints_module, "split", lambda text: parsed.append(text) or real_split(text))
     docroot = Docroot(tmp_path)
-    assert docroot.snapshot().command("a").description == "one" and len(parsed) == 2
+    assert docroot.snapshot().command("a").description == "one" and len(parsed) == 1  # parsed on first use only
     write(tmp_path, "_commands/a.md", "---\ndescription: edited\n---\nb\n")
     assert docroot.snapshot().command("a").description == "one"
     docroot.invalidate()
     assert docroot.snapshot().command("a").description == "edited"
-    assert len(parsed) == 3 and "edited" in parsed[-1]
-    docroot.invalidate()
-    docroot.snapshot()
-    assert len(parsed) == 3
+    assert docroot.snapshot().command("b").description == "two"
+    docroot.invalidate([tmp_path / "_commands" / "a.md"])
+    assert docroot.snapshot().command("b").description == "two"
+    assert len(parsed) == 3 and "edited" in parsed[1] and "two" in parsed[2]
+
+
+def test_c2_an_edit_named_by_the_watcher_is_re_read_even_with_the_same_size_and_time(tmp_path):
+    path = write(tmp_path, "_commands/a.md", "---\ndescription: one\n---\nb\n")
+    docroot = Docroot(tmp_path)
+    assert docroot.snapshot().command("a").description == "one"
+    stat = path.stat()
+    path.write_text("---\ndescription: two\n---\nb\n")
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    docroot.invalidate([path])
+    assert docroot.snapshot().command("a").description == "two"
+
+
+def test_c2_a_new_file_named_as_an_edit_still_appears(tmp_path):
+    write(tmp_path, "_commands/a.md", "a\n")
+    docroot = Docroot(tmp_path)
+    assert docroot.snapshot().command("b") is None
+    new = write(tmp_path, "_commands/b.md", "b\n")
+    docroot.invalidate([new])
+    assert docroot.snapshot().command("b") is not None
 
 
 def test_c2_new_and_deleted_files_after_invalidate(tmp_path):

@@ -2,10 +2,11 @@
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Literal
 
 from guide.docroot.config import Config
-from guide.docroot.frontmatter import FrontmatterError, Parsed, locate
+from guide.docroot.frontmatter import FrontmatterError, Parsed, locate, split
 from guide.errors import Problem
 from guide.render import template_problem
 from guide.forms.declare import EMPTY, FormSet, Issue, combine, declare_forms, declared_names
@@ -22,10 +23,24 @@ LIST_KEYS = ("aliases", "examples", "argrequired", "args", "includes")
 
 @dataclass(frozen=True)
 class Source:
-    """One file of the docroot as read: its relative path and its parse (or why it failed)."""
+    """One template file of the docroot: its relative path and text, parsed on first use."""
 
     path: str
-    parsed: Parsed | FrontmatterError
+    text: str | None
+
+    @cached_property
+    def parsed(self) -> Parsed | FrontmatterError:
+        """The frontmatter and body, or why they cannot be read."""
+        if self.text is None:
+            return FrontmatterError("file is not UTF-8 text", None)
+        try:
+            return split(self.text)
+        except FrontmatterError as error:
+            return error
+
+    def may_mention(self, word: str) -> bool:
+        """False only when the file surely does not contain `word` (a check that needs no parse)."""
+        return self.text is None or word in self.text
 
 
 @dataclass(frozen=True)

@@ -1,22 +1,25 @@
-"""The docroot as served: an immutable snapshot, rebuilt when files change (C2)."""
+"""The docroot as served: an immutable snapshot, refreshed when files change (C2)."""
 
 import os
 import threading
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
 from guide.docroot import entrypoints
 from guide.docroot.config import Config, active_phase, read_config
 from guide.docroot.entrypoints import Entrypoint, Kind, Source
-from guide.docroot.frontmatter import FrontmatterError, split
+from guide.docroot.frontmatter import FrontmatterError
 from guide.docroot.layout import Layout, scan
 from guide.errors import Problem
+
+REQUIRES = "requires-"
 
 
 @dataclass
 class Snapshot:
-    """One consistent view of the docroot; entrypoints are built on first use and kept."""
+    """One consistent view of the docroot; files are parsed and entrypoints built on first use."""
 
     root: Path
     project: Path
@@ -24,26 +27,14 @@ class Snapshot:
     layout: Layout
     sources: dict[str, Source]
     config_problems: list[Problem]
-    aliases: dict[str, str] = field(default_factory=dict)
     _built: dict[tuple[Kind, str], Entrypoint] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def __post_init__(self) -> None:
-        for name, rel in self.layout.commands.items():
-            parsed = self.sources[rel].parsed
-            if isinstance(parsed, FrontmatterError) or not self.config.allows(parsed.meta):
-                continue
-            aliases = parsed.meta.get("aliases")
-            for alias in aliases if isinstance(aliases, list) else ():
-                if isinstance(alias, str) and alias not in self.layout.commands:
-                    self.aliases.setdefault(alias, name)
 
     def entrypoint(self, kind: Kind, name: str) -> Entrypoint:
         """The built entrypoint of that kind and name (which must exist in the layout)."""
         key = (kind, name)
         if key not in self._built:
-            table = self.layout.commands if kind == "command" else self.layout.skills
-            built = entrypoints.build(kind, name, self.sources[table[name]], self.partials, self.config)
+            built = entrypoints.build(kind, name, self.sources[self._table(kind)[name]], self.partials, self.config)
             with self._lock:
                 self._built.setdefault(key, built)
         return self._built[key]
@@ -65,7 +56,21 @@ class Snapshot:
         """Every skill that applies, sorted by name."""
         return [self.entrypoint("skill", name) for name in sorted(self.layout.skills) if self._applies("skill", name)]
 
-    @property
+    @cached_property
+    def aliases(self) -> dict[str, str]:
+        """Each alias of an applying command, mapped to the command's name (found on first need)."""
+        found: dict[str, str] = {}
+        for name, rel in sorted(self.layout.commands.items()):
+            source = self.sources[rel]
+            if not source.may_mention("aliases") or not self._applies("command", name):
+                continue
+            aliases = source.parsed.meta.get("aliases") if not isinstance(source.parsed, FrontmatterError) else None
+            for alias in aliases if isinstance(aliases, list) else ():
+                if isinstance(alias, str) and alias not in self.layout.commands:
+                    found.setdefault(alias, name)
+        return found
+
+    @cached_property
     def partials(self) -> dict[str, Source]:
         """Every partial by name, as read."""
         return {name: self.sources[rel] for name, rel in self.layout.partials.items()}
@@ -98,42 +103,70 @@ class Snapshot:
         found = list(self.config_problems) + list(self.layout.problems)
         for source in self.partials.values():
             found += entrypoints.partial_problems(source, self.config)
-        for kind, table in (("command", self.layout.commands), ("skill", self.layout.skills)):
-            for name in table:
+        for kind in ("command", "skill"):
+            for name in self._table(kind):
                 found += self.entrypoint(kind, name).problems
         return sorted(set(found), key=lambda p: (p.path, p.line or 0, p.message))
 
+    def _table(self, kind: Kind) -> dict[str, str]:
+        return self.layout.commands if kind == "command" else self.layout.skills
+
     def _applies(self, kind: Kind, name: str) -> bool:
-        table = self.layout.commands if kind == "command" else self.layout.skills
-        if name not in table:
+        rel = self._table(kind).get(name)
+        if rel is None:
             return False
-        parsed = self.sources[table[name]].parsed
-        return isinstance(parsed, FrontmatterError) or self.config.allows(parsed.meta)
+        source = self.sources[rel]
+        if not source.may_mention(REQUIRES) or isinstance(source.parsed, FrontmatterError):
+            return True
+        return self.config.allows(source.parsed.meta)
 
 
 class Docroot:
-    """A docroot folder; `snapshot()` gives the current view, re-read after `invalidate()`."""
+    """A docroot folder; `snapshot()` gives the current view, refreshed after `invalidate()`."""
 
     def __init__(self, root: Path, project: Path | None = None):
         self.root = Path(root).resolve()
         self.project = Path(project or os.getcwd()).resolve()
         self._cache: dict[str, tuple[tuple[int, int], Source]] = {}
         self._snapshot: Snapshot | None = None
+        self._edited: set[str] | None = set()
+        self._last: Snapshot | None = None
         self._lock = threading.Lock()
 
     def snapshot(self) -> Snapshot:
-        """The current view of the docroot, rebuilt if files changed since the last one."""
+        """The current view of the docroot, refreshed if files changed since the last one."""
         snapshot = self._snapshot
         if snapshot is None:
             with self._lock:
                 if self._snapshot is None:
-                    self._snapshot = self._build()
+                    self._snapshot = self._refresh()
                 snapshot = self._snapshot
         return snapshot
 
-    def invalidate(self) -> None:
-        """Forget the current view; the next `snapshot()` re-reads what changed."""
-        self._snapshot = None
+    def invalidate(self, edited: Iterable[Path] | None = None) -> None:
+        """Forget the current view. `edited` names files changed in place; None means anything may have changed."""
+        with self._lock:
+            relative = None if edited is None else {_relative(self.root, path) for path in edited}
+            if relative is None or None in relative or self._edited is None:
+                self._edited = None
+            else:
+                self._edited.update(relative)
+            self._snapshot = None
+
+    def _refresh(self) -> Snapshot:
+        """Re-read only the edited files when nothing else changed; otherwise rescan the folder."""
+        previous, edited = self._last, self._edited
+        self._edited = set()
+        if previous is not None and edited is not None and edited <= previous.sources.keys():
+            try:
+                sources = {**previous.sources, **{rel: self._read(rel, force=True) for rel in edited}}
+            except OSError:
+                sources = None
+            if sources is not None:
+                self._last = replace(previous, sources=sources, _built={}, _lock=threading.Lock())
+                return self._last
+        self._last = self._build()
+        return self._last
 
     def _build(self) -> Snapshot:
         config, config_problems = read_config(self.root)
@@ -143,19 +176,24 @@ class Docroot:
         self._cache = {rel: self._cache[rel] for rel in sources}
         return Snapshot(self.root, self.project, config, layout, sources, config_problems)
 
-    def _read(self, rel: str) -> Source:
+    def _read(self, rel: str, force: bool = False) -> Source:
         path = self.root / rel
         stat = path.stat()
         stamp = (stat.st_mtime_ns, stat.st_size)
         cached = self._cache.get(rel)
-        if cached and cached[0] == stamp:
+        if cached and cached[0] == stamp and not force:
             return cached[1]
         try:
-            parsed = split(path.read_text(encoding="utf-8-sig"))
-        except FrontmatterError as error:
-            parsed = error
+            text: str | None = path.read_text(encoding="utf-8-sig")
         except UnicodeDecodeError:
-            parsed = FrontmatterError("file is not UTF-8 text", None)
-        source = Source(rel, parsed)
+            text = None
+        source = Source(rel, text)
         self._cache[rel] = (stamp, source)
         return source
+
+
+def _relative(root: Path, path: Path) -> str | None:
+    try:
+        return Path(path).resolve().relative_to(root).as_posix()
+    except ValueError:
+        return None

@@ -1,11 +1,12 @@
-"""Watch the docroot and the project's state file so edits are served without a restart (C2)."""
+"""Watch the docroot so edits are served without a restart (C2)."""
 
 import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
+from pathlib import Path
 
-from watchfiles import awatch
+from watchfiles import Change, awatch
 
 from guide.docroot.index import Docroot
 
@@ -28,7 +29,10 @@ async def watching(docroot: Docroot) -> AsyncIterator[None]:
 
 async def _watch(docroot: Docroot, stop: asyncio.Event) -> None:
     try:
-        async for _changes in awatch(docroot.root, stop_event=stop, debounce=50, step=20, recursive=True):
-            docroot.invalidate()
+        async for changes in awatch(docroot.root, stop_event=stop, debounce=50, step=20, recursive=True):
+            if all(change == Change.modified for change, _ in changes):
+                docroot.invalidate(Path(path) for _, path in changes)
+            else:
+                docroot.invalidate()
     except Exception:
         log.exception("watching %s stopped; edits now need a restart", docroot.root)
