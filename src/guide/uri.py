@@ -60,7 +60,7 @@ def parse_prompt(text: str) -> tuple[tuple[str, ...], list[str]]:
         tokens = shlex.split(text)
     except ValueError as error:
         raise InputError(f"cannot read the prompt text: {error}") from None
-    if not tokens or not tokens[0][:1] in PROMPT_PREFIXES or len(tokens[0]) < 2:
+    if not tokens or tokens[0][:1] not in PROMPT_PREFIXES or len(tokens[0]) < 2:
         raise InputError("a guide prompt starts with a command: _name, :name or ;name, then --flags and args")
     segments = tuple(segment for segment in tokens[0][1:].split("/") if segment)
     return segments, tokens[1:]

@@ -6,8 +6,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from guide.cli import main
 from guide.examples import DOCROOT
 

@@ -10,10 +10,10 @@ os.environ["FASTMCP_LOG_LEVEL"] = "CRITICAL"
 from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
-
 from e2e_docroot import write_base_docroot, write_file  # noqa: E402
 from e2e_support import MODES, Elicitor  # noqa: E402
 from fastmcp import Client  # noqa: E402
+
 from guide.server.app import create_server  # noqa: E402
 
 # A Node client suite may live beside these tests; never collect its dependencies.

@@ -7,10 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from mcp import MCPError
-
 from fastmcp import Client
 from fastmcp.client.elicitation import ElicitResult
+from mcp import MCPError
 
 MODES = ("legacy", "2026-07-28")
 MISSING_CAPABILITY = -32021

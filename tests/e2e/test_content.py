@@ -4,11 +4,11 @@ import copy
 import textwrap
 
 import yaml
-from mcp import MCPError
-
 from e2e_docroot import BASE_FILES
 from e2e_support import PHASES, eventually, read, read_error
 from fastmcp.client import Client
+from mcp import MCPError
+
 from guide import __version__
 
 

@@ -1,8 +1,8 @@
 """Docroot configurations at the edges: authoring errors, a command named `guide`, gated skills, no workflow (C3-C5, C10)."""
 
 import pytest
-
 from e2e_support import prompt_text, read, read_error
+
 from guide.server.app import create_server
 
 BROKEN = """\

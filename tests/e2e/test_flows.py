@@ -1,11 +1,10 @@
 """Interactive flows over an in-memory client: forms asked, answered, defaulted, declined and cancelled (C5-C7)."""
 
 import pytest
-
 from e2e_docroot import REVIEW_FORMS
 from e2e_support import INVALID_PARAMS, missing_keywords_error, read, read_error
-from guide.server.app import create_server
 
+from guide.server.app import create_server
 
 # --- the C5 two-form branch flow -------------------------------------------------------------
 

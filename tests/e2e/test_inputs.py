@@ -1,7 +1,6 @@
 """Values end to end (C6), form applicability (C7.3-C7.6, C7.10) and what reaches the template (C9)."""
 
 import pytest
-
 from e2e_support import INVALID_PARAMS, missing_keywords_error, prompt_text, read, read_error
 
 

@@ -1,10 +1,9 @@
 """Every route reaches the same resolver: the `guide` prompt, per-command prompts, the tool fallback and completions (C3)."""
 
 import pytest
+from e2e_support import FORM_CAPABILITY, INVALID_PARAMS, MISSING_CAPABILITY, prompt_error, prompt_text, read
 from mcp import MCPError
 from mcp_types import PromptReference, ResourceTemplateReference
-
-from e2e_support import INVALID_PARAMS, MISSING_CAPABILITY, FORM_CAPABILITY, prompt_error, prompt_text, read
 
 # --- the `guide` prompt: `_`, `:` and `;` routes -------------------------------------------------
 

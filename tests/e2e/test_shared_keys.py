@@ -15,10 +15,10 @@ import time
 from pathlib import Path
 
 import pytest
+from fastmcp import Client
 from mcp import MCPError
 from mcp_types import ElicitResult, InputRequiredResult
 
-from fastmcp import Client
 from guide.examples import DOCROOT
 
 URI = "guide://_review"

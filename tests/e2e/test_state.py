@@ -6,11 +6,11 @@ skipped where there is none.
 """
 
 import pytest
+from e2e_support import eventually, read
+from fastmcp import Client
 from mcp import MCPError
 from mcp_types import ElicitResult, InputRequiredResult, ReadResourceResult
 
-from e2e_support import eventually, read
-from fastmcp import Client
 from guide.errors import GuideError
 from guide.server.app import create_server
 

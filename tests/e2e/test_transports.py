@@ -8,10 +8,10 @@ import time
 from pathlib import Path
 
 import pytest
-
 from e2e_docroot import write_base_docroot
 from e2e_support import Elicitor, missing_keywords_error, read, read_error
 from fastmcp.client.transports import StdioTransport
+
 from guide import __version__
 
 START_TIMEOUT = 30.0  # seconds the HTTP server gets to accept connections

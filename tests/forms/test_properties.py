@@ -1,6 +1,7 @@
 """C7 properties: `step` driven by generated form sets and answer sequences."""
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from guide.forms import state
 from guide.forms.declare import combine, declare_forms

@@ -5,7 +5,6 @@ import sys
 from pathlib import Path
 
 from guide.errors import GuideError
-from guide.server.app import create_server
 
 
 def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
@@ -21,6 +20,9 @@ def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
 
 def run(options: argparse.Namespace) -> int:
     """Serve until the client disconnects (stdio) or the process is stopped (HTTP)."""
+    # Imported here: loading the MCP stack takes a second that check and render do not need.
+    from guide.server.app import create_server
+
     if not options.docroot.is_dir():
         print(f"guide serve: {options.docroot} is not a folder", file=sys.stderr)
         return 2

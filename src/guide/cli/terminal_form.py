@@ -2,10 +2,10 @@
 
 from typing import Any
 
+from fastmcp.client.elicitation import ElicitResult
 from rich.console import Console
 from rich.markup import escape
 
-from fastmcp.client.elicitation import ElicitResult
 from guide.forms.fields import Field, declare_field
 from guide.forms.values import Invalid, normalise_answer, normalise_text, problems
 

@@ -8,8 +8,8 @@ from typing import Any, Literal
 from guide.docroot.config import Config
 from guide.docroot.frontmatter import FrontmatterError, Parsed, locate, split
 from guide.errors import Problem
-from guide.render import template_problem
 from guide.forms.declare import EMPTY, FormSet, Issue, combine, declare_forms, declared_names
+from guide.render import template_problem
 
 Kind = Literal["command", "skill"]
 SHARED_KEYS = frozenset({"description", "includes", "elicitation", "fallback"})

@@ -120,7 +120,8 @@ def combine(forms: Sequence[Form], declared: Iterable[str] = ()) -> tuple[FormSe
         for field in form.fields:
             if field.name in suppliers:
                 other = suppliers[field.name][0]
-                issues.append(Issue(form.origin, _field_keys(form, field.name), form.id, field.name, f"field {field.name!r} is also declared by form {other.id!r} in {other.origin}"))
+                message = f"field {field.name!r} is also declared by form {other.id!r} in {other.origin}"
+                issues.append(Issue(form.origin, _field_keys(form, field.name), form.id, field.name, message))
             suppliers.setdefault(field.name, (form, field))
     for form in forms:
         issues += _when_issues(form, suppliers, set(declared))
@@ -234,7 +235,8 @@ def _when_issues(form: Form, suppliers: Mapping[str, tuple[Form, Field]], declar
             if not is_type(field.type, value):
                 issues.append(Issue(form.origin, keys, form.id, name, f"`when` value {value!r} for {name!r} is not {TYPE_NAMES[field.type]}"))
             elif field.choices is not None and value not in field.choices:
-                issues.append(Issue(form.origin, keys, form.id, name, f"`when` value {value!r} is not a choice of {name!r}: {', '.join(map(str, field.choices))}"))
+                choices = ", ".join(map(str, field.choices))
+                issues.append(Issue(form.origin, keys, form.id, name, f"`when` value {value!r} is not a choice of {name!r}: {choices}"))
     return issues
 
 

@@ -1,7 +1,8 @@
 """Field declarations: one property of a form's object schema (C5)."""
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field as dataclass_field
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import Any
 
 import re2
@@ -234,4 +235,5 @@ def _pattern(pattern: Any) -> tuple[Any, list[FieldIssue]]:
         return compile_pattern(pattern), []
     except re2.error as error:
         reason = error.args[0].decode() if error.args and isinstance(error.args[0], bytes) else str(error)
-        return None, [FieldIssue(("pattern",), f"`pattern` {pattern!r} is not a valid regular expression ({reason}); lookarounds and backreferences are not supported")]
+        message = f"`pattern` {pattern!r} is not a valid regular expression ({reason}); lookarounds and backreferences are not supported"
+        return None, [FieldIssue(("pattern",), message)]

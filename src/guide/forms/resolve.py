@@ -6,7 +6,8 @@ message). It never raises for any input and never performs I/O.
 """
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field as dataclass_field
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import Any, Literal
 
 from guide.enums import untitled_enum

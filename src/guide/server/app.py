@@ -6,11 +6,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from fastmcp import Context, FastMCP
+from fastmcp.exceptions import ToolError
 from mcp.server.request_state import RequestStateSecurity
 from mcp_types import InputRequiredResult
 
-from fastmcp import Context, FastMCP
-from fastmcp.exceptions import ToolError
 from guide import __version__
 from guide import uri as addresses
 from guide.docroot.index import Docroot

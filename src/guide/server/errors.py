@@ -4,6 +4,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+from fastmcp.exceptions import ToolError
 from mcp import MCPError
 from mcp_types import (
     INTERNAL_ERROR,
@@ -15,7 +16,6 @@ from mcp_types import (
     MissingRequiredClientCapabilityErrorData,
 )
 
-from fastmcp.exceptions import ToolError
 from guide.errors import AuthoringError, GuideError
 
 T = TypeVar("T")

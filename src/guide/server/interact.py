@@ -8,12 +8,12 @@ state FastMCP seals, and read the answers on the retry.
 from collections.abc import Mapping
 from typing import Any
 
+from fastmcp import Context
 from mcp import MCPError
 from mcp.shared.message import ServerMessageMetadata
 from mcp_types import ElicitRequest, ElicitRequestFormParams, ElicitResult, InputRequiredResult
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from fastmcp import Context
 from guide import resolver
 from guide.docroot.index import Snapshot
 from guide.errors import InputError
@@ -22,7 +22,6 @@ from guide.forms.resolve import Answer, Ask, Fail, Progress, Question, step
 from guide.resolver import Call
 from guide.server.errors import missing_capability
 from guide.uri import Target
-
 
 FORM_META = "guide/form"
 """The `_meta` key of an elicitation request that names the Guide form it asks for."""

@@ -7,17 +7,17 @@ make the docroot visible to clients that browse.
 
 from typing import Any
 
-from pydantic import PrivateAttr
-
 from fastmcp.prompts import Prompt, PromptArgument
 from fastmcp.resources import Resource, ResourceTemplate
 from fastmcp.server.dependencies import get_context
 from fastmcp.server.providers import Provider
+from pydantic import PrivateAttr
+
 from guide import uri as addresses
 from guide.docroot.entrypoints import Entrypoint
 from guide.docroot.index import Docroot
-from guide.forms.values import accepted
 from guide.forms.fields import Field
+from guide.forms.values import accepted
 from guide.resolver import find, prompt_target
 from guide.server.errors import guarded
 from guide.server.interact import serve
