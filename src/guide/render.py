@@ -18,7 +18,7 @@ _LOCATION = re.compile(r"\s*at line (\d+) column \d+")
 def template_problem(body: str) -> tuple[int, str] | None:
     """The line (within the body) and message of a Mustache syntax error, if the body has one."""
     try:
-        mstache.render(body, {}, resolver=lambda name: "", stringify=_stringify, strict=True)
+        mstache.tokenize(body.encode(), strict=True)
     except mstache.TokenException as error:
         found = _LOCATION.search(str(error))
         # The engine quotes the tag with its line ending spelled out as a backslash and an n.

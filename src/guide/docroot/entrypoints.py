@@ -8,7 +8,7 @@ from typing import Any, Literal
 from guide.docroot.config import Config
 from guide.docroot.frontmatter import FrontmatterError, Parsed, locate, split
 from guide.errors import Problem
-from guide.forms.declare import EMPTY, FormSet, Issue, combine, declare_forms, declared_names
+from guide.forms.declare import EMPTY, Form, FormSet, Issue, combine, declare_forms, declared_names
 from guide.render import template_problem
 
 Kind = Literal["command", "skill"]
@@ -37,6 +37,21 @@ class Source:
             return split(self.text)
         except FrontmatterError as error:
             return error
+
+    def declared(self, allow_source: bool, phases: tuple[str, ...]) -> tuple[tuple[Form, ...], tuple[Issue, ...]]:
+        """The forms this parsed file declares, with their problems (kept: many entrypoints may include one partial)."""
+        key = (allow_source, phases)
+        if key not in self._declared:
+            meta = self.parsed.meta
+            forms, issues = declare_forms(
+                meta.get("elicitation"), origin=self.path, fallback_all=meta.get("fallback"), allow_source=allow_source, phases=phases
+            )
+            self._declared[key] = (tuple(forms), tuple(issues))
+        return self._declared[key]
+
+    @cached_property
+    def _declared(self) -> dict[tuple[bool, tuple[str, ...]], tuple[tuple[Form, ...], tuple[Issue, ...]]]:
+        return {}
 
     def may_mention(self, word: str) -> bool:
         """False only when the file surely does not contain `word` (a check that needs no parse)."""
@@ -79,10 +94,8 @@ def build(kind: Kind, name: str, source: Source, partials: Mapping[str, Source],
     meta = parsed.meta
     sources = {source.path: source}
     issues = list(_key_issues(kind, name, source.path, meta))
-    forms, own_issues = declare_forms(
-        meta.get("elicitation"), origin=source.path, fallback_all=meta.get("fallback"),
-        allow_source=kind == "command", phases=config.phases,
-    )
+    own_forms, own_issues = source.declared(kind == "command", config.phases)
+    forms = list(own_forms)
     issues += own_issues
     names = declared_names(meta.get("elicitation"))
     problems: list[Problem] = []
@@ -97,10 +110,7 @@ def build(kind: Kind, name: str, source: Source, partials: Mapping[str, Source],
         if not config.allows(partial.parsed.meta):
             continue
         sources[partial.path] = partial
-        partial_forms, partial_issues = declare_forms(
-            partial.parsed.meta.get("elicitation"), origin=partial.path,
-            fallback_all=partial.parsed.meta.get("fallback"), allow_source=kind == "command", phases=config.phases,
-        )
+        partial_forms, partial_issues = partial.declared(kind == "command", config.phases)
         forms += partial_forms
         issues += partial_issues
         names |= declared_names(partial.parsed.meta.get("elicitation"))
@@ -123,10 +133,7 @@ def partial_problems(source: Source, config: Config) -> list[Problem]:
     """
     if isinstance(source.parsed, FrontmatterError):
         return [Problem(source.path, source.parsed.line, None, None, str(source.parsed))]
-    meta = source.parsed.meta
-    _, issues = declare_forms(
-        meta.get("elicitation"), origin=source.path, fallback_all=meta.get("fallback"), allow_source=True, phases=config.phases
-    )
+    _, issues = source.declared(True, config.phases)
     return [_locate(issue, {source.path: source}) for issue in issues] + template_problems(source)
 
 
