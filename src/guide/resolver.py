@@ -7,6 +7,7 @@ to a client: the server edge drives the steps in between.
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from guide import help as help_text
 from guide import render
@@ -80,23 +81,36 @@ def request(snapshot: Snapshot, call: Call, *, can_elicit: bool) -> Request:
     )
 
 
-def finish(snapshot: Snapshot, call: Call, outcome: Render | Fail) -> str:
-    """Render a finished interaction, or raise the error a failed one ends with (C7.11)."""
+def finish(snapshot: Snapshot, call: Call, outcome: Render | Fail, phase: str | None) -> str:
+    """Render a finished interaction, or raise the error a failed one ends with (C7.11).
+
+    `phase` is the active workflow phase the interaction was resolved with.
+    """
     if isinstance(outcome, Fail):
         raise (StateError if outcome.kind == "state" else InputError)(outcome.message)
     entrypoint = call.entrypoint
     config = snapshot.config
-    context = render.context(
-        kind=entrypoint.kind,
-        name=entrypoint.name,
-        kwargs=outcome.kwargs,
-        args=outcome.args,
-        defaulted=outcome.defaulted,
-        phase=snapshot.active_phase(),
-        phases=config.phases,
-        flags=config.flags,
-    )
-    return render.render(entrypoint.body, context, snapshot.partial_bodies)
+
+    def make() -> str:
+        context = render.context(
+            kind=entrypoint.kind,
+            name=entrypoint.name,
+            kwargs=outcome.kwargs,
+            args=outcome.args,
+            defaulted=outcome.defaulted,
+            phase=phase,
+            phases=config.phases,
+            flags=config.flags,
+        )
+        return render.render(entrypoint.body, context, snapshot.partial_bodies)
+
+    key = (entrypoint.uri, _frozen(outcome.kwargs), outcome.args, outcome.defaulted, phase)
+    return snapshot.remember(key, make)
+
+
+def _frozen(values: Mapping[str, Any]) -> tuple:
+    """Values as a hashable key that tells `1`, `1.0` and `true` apart."""
+    return tuple(sorted((name, type(value).__name__, tuple(value) if isinstance(value, list) else value) for name, value in values.items()))
 
 
 def prompt_target(segments: Sequence[str], keywords: Mapping[str, tuple[str, ...]], args: Sequence[str], wants_help: bool) -> Target:

@@ -3,6 +3,7 @@
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -29,8 +30,12 @@ class Target:
     help: bool = False
 
 
+@lru_cache(maxsize=1024)
 def parse_uri(uri: str) -> Target:
-    """Read a `guide://` address; raise `NotFoundError` for one that names nothing Guide serves."""
+    """Read a `guide://` address; raise `NotFoundError` for one that names nothing Guide serves.
+
+    Results are shared between callers (the cache): treat a `Target` as read-only.
+    """
     parts = urlsplit(uri)
     if parts.scheme != SCHEME:
         raise NotFoundError(f"{uri} is not a guide:// address")

@@ -205,6 +205,13 @@ def test_c10_defaults_without_guide_yaml(tmp_path):
     write(project, ".guide.yaml", "phase: check\n")
     snap = snapshot(tmp_path / "root", {"index.md": "d"}, project=project)
     assert (snap.config.flags, snap.config.phases) == ({}, ())
+    assert snap.active_phase() is None  # no workflow enabled: the state file is not consulted
+
+
+def test_c10_default_state_file_is_read_when_phases_are_enabled(tmp_path):
+    project = tmp_path / "project"
+    write(project, ".guide.yaml", "phase: check\n")
+    snap = snapshot(tmp_path / "root", {"guide.yaml": "workflow: {phases: [plan, check]}\n"}, project=project)
     assert snap.active_phase() == "check"
 
 

@@ -47,7 +47,7 @@ def render(uri: str, docroot: Path, project: Path | None, values: list[str]) -> 
     outcome = step(request)
     for line in explain(request, interactive, outcome):
         print(line, file=sys.stderr)
-    return resolver.finish(snapshot, call, outcome)
+    return resolver.finish(snapshot, call, outcome, request.active_phase)
 
 
 def explain(request: Request, interactive: Outcome, outcome: Outcome) -> list[str]:

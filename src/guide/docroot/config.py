@@ -68,9 +68,13 @@ def read_config(docroot: Path) -> tuple[Config, list[Problem]]:
     return Config(dict(flags), tuple(phases), state_file), problems
 
 
-def active_phase(config: Config, project: Path) -> str | None:
-    """The phase named by the project's state file, if the file exists and names one."""
-    path = project / config.state_file
+def state_path(config: Config, project: Path) -> Path | None:
+    """The project's workflow state file, if workflow is configured."""
+    return project / config.state_file if config.phases else None
+
+
+def read_phase(path: Path) -> str | None:
+    """The phase a state file names (`phase: <name>`), if the file exists and names one."""
     try:
         data = load_mapping(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, FrontmatterError):

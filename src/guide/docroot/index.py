@@ -2,19 +2,20 @@
 
 import os
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
 from guide.docroot import entrypoints
-from guide.docroot.config import Config, active_phase, read_config
+from guide.docroot.config import Config, read_config, read_phase, state_path
 from guide.docroot.entrypoints import Entrypoint, Kind, Source
 from guide.docroot.frontmatter import FrontmatterError
 from guide.docroot.layout import Layout, scan
 from guide.errors import Problem
 
 REQUIRES = "requires-"
+RENDER_CACHE_SIZE = 1024
 
 
 @dataclass
@@ -29,6 +30,8 @@ class Snapshot:
     config_problems: list[Problem]
     _built: dict[tuple[Kind, str], Entrypoint] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _rendered: dict[Hashable, str] = field(default_factory=dict)
+    _phase: tuple[tuple[int, int], str | None] | None = None
 
     def entrypoint(self, kind: Kind, name: str) -> Entrypoint:
         """The built entrypoint of that kind and name (which must exist in the layout)."""
@@ -71,6 +74,10 @@ class Snapshot:
         return found
 
     @cached_property
+    def _state_path(self) -> Path | None:
+        return state_path(self.config, self.project)
+
+    @cached_property
     def partials(self) -> dict[str, Source]:
         """Every partial by name, as read."""
         return {name: self.sources[rel] for name, rel in self.layout.partials.items()}
@@ -95,8 +102,27 @@ class Snapshot:
         return self.root / rel if rel else None
 
     def active_phase(self) -> str | None:
-        """The workflow phase the project is in now (read on every call: it may change)."""
-        return active_phase(self.config, self.project)
+        """The workflow phase the project is in now; the state file is re-read whenever it changes."""
+        path = self._state_path
+        if path is None:
+            return None
+        try:
+            stat = path.stat()
+            stamp = (stat.st_mtime_ns, stat.st_size)
+        except OSError:
+            return None
+        if self._phase is None or self._phase[0] != stamp:
+            self._phase = (stamp, read_phase(path))
+        return self._phase[1]
+
+    def remember(self, key: Hashable, make: Callable[[], str]) -> str:
+        """A rendered text kept for this snapshot: the same inputs render the same text until a file changes."""
+        text = self._rendered.get(key)
+        if text is None:
+            if len(self._rendered) >= RENDER_CACHE_SIZE:
+                self._rendered.pop(next(iter(self._rendered)))
+            text = self._rendered[key] = make()
+        return text
 
     def problems(self) -> list[Problem]:
         """Every authoring problem of the docroot: config, layout, partials and entrypoints."""
@@ -163,7 +189,7 @@ class Docroot:
             except OSError:
                 sources = None
             if sources is not None:
-                self._last = replace(previous, sources=sources, _built={}, _lock=threading.Lock())
+                self._last = replace(previous, sources=sources, _built={}, _lock=threading.Lock(), _rendered={}, _phase=None)
                 return self._last
         self._last = self._build()
         return self._last

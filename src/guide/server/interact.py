@@ -74,7 +74,7 @@ async def answer(ctx: Context, snapshot: Snapshot, call: Call) -> str | InputReq
             outcome = step(request, outcome.progress, {question.form: Answer(result.action, result.content)})
     if isinstance(outcome, Fail) and outcome.kind == "missing" and modern:
         raise missing_capability(outcome.message)
-    return resolver.finish(snapshot, call, outcome)
+    return resolver.finish(snapshot, call, outcome, request.active_phase)
 
 
 def _elicit_request(question: Question) -> ElicitRequest:

@@ -23,6 +23,7 @@ from guide.server.errors import guarded
 from guide.server.interact import serve
 
 MIME = "text/markdown"
+READ_CACHE_SIZE = 1024
 ROUTE_PROMPT = "guide"
 
 
@@ -76,6 +77,8 @@ class DocrootProvider(Provider):
     def __init__(self, docroot: Docroot):
         super().__init__()
         self.docroot = docroot
+        # Reading resolves the address anew each time, so one component per address can be reused.
+        self._reads: dict[str, GuideResource] = {}
 
     async def _list_resources(self) -> list[Resource]:
         snapshot = self.docroot.snapshot()
@@ -89,9 +92,15 @@ class DocrootProvider(Provider):
         return listed
 
     async def _get_resource(self, uri: str, version: Any = None) -> Resource | None:
-        if not str(uri).startswith(f"{addresses.SCHEME}://"):
+        uri = str(uri)
+        if not uri.startswith(f"{addresses.SCHEME}://"):
             return None
-        return self._resource(str(uri), str(uri), "")
+        resource = self._reads.get(uri)
+        if resource is None:
+            if len(self._reads) >= READ_CACHE_SIZE:
+                self._reads.pop(next(iter(self._reads)))
+            resource = self._reads[uri] = self._resource(uri, uri, "")
+        return resource
 
     async def _list_resource_templates(self) -> list[ResourceTemplate]:
         snapshot = self.docroot.snapshot()
