@@ -80,6 +80,10 @@ class DocrootProvider(Provider):
         # Reading resolves the address anew each time, so one component per address can be reused.
         self._reads: dict[str, GuideResource] = {}
 
+    async def get_tasks(self) -> list:
+        """No docroot component runs as a background task (so start-up need not list the docroot)."""
+        return []
+
     async def _list_resources(self) -> list[Resource]:
         snapshot = self.docroot.snapshot()
         listed = [self._resource(e.uri, e.name, e.description) for e in snapshot.commands() + snapshot.skills()]
