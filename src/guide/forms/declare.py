@@ -10,6 +10,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from guide.forms.fields import MISSING, TYPE_NAMES, Field, declare_field, is_type
@@ -57,15 +58,19 @@ class FormSet:
     """The effective forms of an entrypoint, in order, with an index of their fields."""
 
     forms: tuple[Form, ...]
-    digest: str
 
-    @property
+    @cached_property
     def fields(self) -> dict[str, tuple[Form, Field]]:
         """Each field name with the form that supplies it."""
         return {field.name: (form, field) for form in self.forms for field in form.fields}
 
+    @cached_property
+    def digest(self) -> str:
+        """A short fingerprint of the forms: it changes when any declaration that affects answers changes."""
+        return _digest(self.forms)
 
-EMPTY = FormSet((), hashlib.sha256(b"[]").hexdigest()[:16])
+
+EMPTY = FormSet(())
 
 
 def declare_forms(
@@ -127,7 +132,7 @@ def combine(forms: Sequence[Form], declared: Iterable[str] = ()) -> tuple[FormSe
         issues += _when_issues(form, suppliers, set(declared))
     if not issues:
         issues += _cycle_issues(forms, suppliers)
-    return FormSet(tuple(forms), _digest(forms)), issues
+    return FormSet(tuple(forms)), issues
 
 
 def _declare_form(form_id, declaration, origin, fallback_all, allow_source, phases) -> tuple[Form | None, list[Issue]]:
