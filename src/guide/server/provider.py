@@ -5,6 +5,7 @@ resolver; listed resources, per-command templates and per-command prompts only
 make the docroot visible to clients that browse.
 """
 
+from collections.abc import Callable
 from typing import Any
 
 from fastmcp.prompts import Prompt, PromptArgument
@@ -15,7 +16,7 @@ from pydantic import PrivateAttr
 
 from guide import uri as addresses
 from guide.docroot.entrypoints import Entrypoint
-from guide.docroot.index import Docroot
+from guide.docroot.index import Docroot, Snapshot
 from guide.forms.fields import Field
 from guide.forms.values import accepted
 from guide.resolver import find, prompt_target
@@ -79,13 +80,16 @@ class DocrootProvider(Provider):
         self.docroot = docroot
         # Reading resolves the address anew each time, so one component per address can be reused.
         self._reads: dict[str, GuideResource] = {}
+        self._lists: dict[str, tuple[Snapshot, list]] = {}
 
     async def get_tasks(self) -> list:
         """No docroot component runs as a background task (so start-up need not list the docroot)."""
         return []
 
     async def _list_resources(self) -> list[Resource]:
-        snapshot = self.docroot.snapshot()
+        return self._listing("resources", self._resources)
+
+    def _resources(self, snapshot: Snapshot) -> list[Resource]:
         listed = [self._resource(e.uri, e.name, e.description) for e in snapshot.commands() + snapshot.skills()]
         listed += [self._resource(f"guide://{path}", path, "document") for path in sorted(snapshot.layout.documents)]
         listed += [
@@ -107,7 +111,9 @@ class DocrootProvider(Provider):
         return resource
 
     async def _list_resource_templates(self) -> list[ResourceTemplate]:
-        snapshot = self.docroot.snapshot()
+        return self._listing("templates", self._templates)
+
+    def _templates(self, snapshot: Snapshot) -> list[ResourceTemplate]:
         return [
             ResourceTemplate(uri_template=template_uri(e), name=e.name, description=e.description, mime_type=MIME, parameters={})
             for e in snapshot.commands() + snapshot.skills()
@@ -115,9 +121,19 @@ class DocrootProvider(Provider):
         ]
 
     async def _list_prompts(self) -> list[Prompt]:
-        prompts = [self._route_prompt()]
-        prompts += [self._command_prompt(c) for c in self.docroot.snapshot().commands() if prompt_name(c) != ROUTE_PROMPT]
-        return prompts
+        return self._listing("prompts", self._prompts)
+
+    def _prompts(self, snapshot: Snapshot) -> list[Prompt]:
+        commands = [self._command_prompt(c) for c in snapshot.commands() if prompt_name(c) != ROUTE_PROMPT]
+        return [self._route_prompt(), *commands]
+
+    def _listing(self, kind: str, make: Callable[[Snapshot], list]) -> list:
+        """A listing made once per docroot snapshot: clients list often, the docroot changes rarely."""
+        snapshot = self.docroot.snapshot()
+        made = self._lists.get(kind)
+        if made is None or made[0] is not snapshot:
+            made = self._lists[kind] = (snapshot, make(snapshot))
+        return list(made[1])
 
     async def _get_prompt(self, name: str, version: Any = None) -> Prompt | None:
         if name == ROUTE_PROMPT:
