@@ -20,6 +20,7 @@ class Report:
 
 def lint(snapshot: Snapshot) -> Report:
     """Check every file of the docroot, whatever its `requires-*` say."""
+    problems = snapshot.problems()  # builds every entrypoint, in bulk
     layout = snapshot.layout
     forms = set()
     for kind, table in (("command", layout.commands), ("skill", layout.skills)):
@@ -32,4 +33,4 @@ def lint(snapshot: Snapshot) -> Report:
         "documents": len(layout.documents),
         "forms": len(forms),
     }
-    return Report(snapshot.problems(), summary)
+    return Report(problems, summary)
