@@ -1,0 +1,1 @@
+"""Guide's benchmark suite: `python -m bench` (see BENCHMARKS.md)."""

@@ -1,0 +1,213 @@
+"""Run every benchmark: `python -m bench [--smoke] [--out DIR] [--only B1,B3]`.
+
+Writes DIR/results.json (every figure, the spread and the run's context),
+DIR/table.md (the summary table) and DIR/b4_scale.png (the B4 sweep), and prints
+the table. Exit status 1 if a benchmark could not run; a missed target is a
+result, not an error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime
+import hashlib
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+
+from bench.common import REPO, Config, log, quiet
+
+IDS = ("B1", "B2", "B3", "B4", "B5", "B6", "B7")
+
+
+def _machine() -> dict:
+    import fastmcp
+
+    import guide
+
+    def git(*args: str) -> str:
+        try:
+            return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True, timeout=10).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return ""
+
+    return {
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "fastmcp": fastmcp.__version__,
+        "guide": guide.__version__,
+        "commit": git("rev-parse", "--short", "HEAD"),
+        "dirty_src": bool(git("status", "--porcelain", "--", "src")),
+        "src_diff_sha256": hashlib.sha256(git("diff", "HEAD", "--", "src").encode()).hexdigest()[:12],
+        "loadavg_start": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
+    }
+
+
+async def _run_all(config: Config, out: Path, only: set[str]) -> dict[str, dict]:
+    from bench import b1_static, b2_flow, b3_core, b4_scale, b5_watch, b6_state, b7_http
+
+    results: dict[str, dict] = {}
+    with tempfile.TemporaryDirectory(prefix="guide-bench-") as temp:
+        workdir = Path(temp)
+        docroots = None
+        steps = [
+            ("B3", lambda: b3_core.run(config, workdir)),
+            ("B1", lambda: b1_static.run(config, workdir)),
+            ("B2", lambda: b2_flow.run(config, workdir)),
+            ("B6", lambda: b6_state.run(config, workdir)),
+            ("B4", None),
+            ("B5", None),
+            ("B7", lambda: b7_http.run(config, workdir)),
+        ]
+        for bench_id, make in steps:
+            if bench_id not in only:
+                continue
+            began = time.perf_counter()
+            log(f"{bench_id} ...")
+            try:
+                if bench_id == "B4":
+                    result, docroots = await b4_scale.run(config, workdir, out)
+                elif bench_id == "B5":
+                    if docroots is None:
+                        from bench.docroot_gen import generate
+
+                        root = workdir / f"docroot-{config.sizes[-1]}"
+                        docroots = {config.sizes[-1]: (root, generate(root, config.sizes[-1]))}
+                    root, info = docroots[max(docroots)]
+                    result = await b5_watch.run(config, workdir, root, info)
+                else:
+                    result = await make()
+            except Exception as error:  # record and go on: one broken benchmark must not hide the others
+                traceback.print_exc()
+                result = {"id": bench_id, "error": f"{type(error).__name__}: {error}", "met": None}
+            result["seconds"] = round(time.perf_counter() - began, 2)
+            results[bench_id] = result
+            log(f"{bench_id} done in {result['seconds']:.1f} s")
+    return results
+
+
+# ---------------------------------------------------------------- table
+
+
+def _yes(met: bool | None) -> str:
+    return "n/a" if met is None else ("yes" if met else "**no**")
+
+
+def _num(value: float | None, digits: int = 2) -> str:
+    if value is None:
+        return "n/a"
+    return f"{value:.{digits}f}"
+
+
+def _ratio(stats: dict, digits: int = 2) -> str:
+    return f"{stats['median']:.{digits}f} (IQR {stats['p25']:.{digits}f}-{stats['p75']:.{digits}f})"
+
+
+def table(results: dict[str, dict]) -> list[list[str]]:
+    rows = []
+    for bench_id in IDS:
+        r = results.get(bench_id)
+        if r is None:
+            continue
+        if r.get("error"):
+            rows.append([bench_id, f"error: {r['error']}", "", "", "", "n/a"])
+            continue
+        if bench_id in ("B1", "B2"):
+            for era, e in r["eras"].items():
+                rows.append([
+                    f"{bench_id} {era}",
+                    f"{e['guide']['median']:.3f} ms",
+                    f"{e['baseline']['median']:.3f} ms",
+                    _ratio(e["ratio"]),
+                    r["target"].replace(" each era", ""),
+                    _yes(e["met"]),
+                ])
+        elif bench_id == "B3":
+            rows.append([bench_id, f"{r['figure']:.1f} us (slowest of {len(r['steps'])} steps; all-step median {r['all_steps_median']:.1f} us)",
+                         "-", "-", r["target"], _yes(r["met"])])
+        elif bench_id == "B4":
+            top = r["sizes"][-1]
+            n = top["size"]
+            base = r["baseline_import_fastmcp_s"]["median"]
+            parts = r["met_parts"]
+            rows.append([f"B4 start @{n}", f"{top['start_s']['median']:.2f} s", f"{base:.2f} s (import fastmcp)",
+                         f"{top['start_s']['median'] / base:.1f}x", "<= 2 s", _yes(parts["start"])])
+            rows.append([f"B4 RSS @{n}", f"{top['rss_first_mb']['median']:.0f} MB at first answer",
+                         "-", "-", "<= 300 MB", _yes(parts["rss"])])
+            listed = f"{top['rss_listed_mb']['median']:.0f} MB after listing everything (list took {top['list_s']['median']:.1f} s)"
+            rows.append([f"B4 RSS @{n}, listed", listed, "-", "-", "(informational)", _yes(r["listing_after_first_answer_within_target"])])
+            rows.append([f"B4 check @{n}", f"{top['check_s']['median']:.2f} s", "-", "-", "<= 5 s", _yes(parts["check"])])
+            slopes = r["growth_loglog_slope"]
+            text = ", ".join(f"{k} {_num(v)}" for k, v in slopes.items())
+            rows.append(["B4 growth", f"log-log slope: {text}", "-", "-", f"<= {r['growth_limit']} (1 = linear)", _yes(parts["growth"])])
+        elif bench_id == "B5":
+            s = r["latency_ms"]
+            rows.append([bench_id, f"{s['median']:.0f} ms (min {s['min']:.0f}, max {s['max']:.0f})", "-", "-", r["target"], _yes(r["met"])])
+        elif bench_id == "B6":
+            rows.append([bench_id, f"{r['figure']} bytes", "-", "-", r["target"], _yes(r["met"])])
+        elif bench_id == "B7":
+            rows.append([bench_id, f"{r['guide']['median']:.0f} req/s", f"{r['baseline']['median']:.0f} req/s", _ratio(r["ratio"]),
+                         r["target"], _yes(r["met"])])
+            if r.get("server_cpu_ratio"):
+                cpu = r["server_cpu_ms_per_request"]
+                rows.append(["B7 server CPU", f"{cpu['guide']['median']:.2f} ms/request", f"{cpu['baseline']['median']:.2f} ms/request",
+                             _ratio(r["server_cpu_ratio"]), "(informational)", "-"])
+    return rows
+
+
+def markdown(rows: list[list[str]]) -> str:
+    head = ["id", "figure", "baseline", "ratio (median, IQR)", "target", "met"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description="Guide's benchmark suite (see BENCHMARKS.md).")
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes and few iterations (under a minute)")
+    parser.add_argument("--out", type=Path, default=REPO / "bench" / "results", help="result folder (default: bench/results/)")
+    parser.add_argument("--only", default=",".join(IDS), help="comma-separated benchmark ids (default: all)")
+    options = parser.parse_args(argv)
+    only = {item.strip().upper() for item in options.only.split(",") if item.strip()}
+    unknown = only - set(IDS)
+    if unknown:
+        parser.error(f"unknown benchmark ids: {', '.join(sorted(unknown))}")
+    quiet()
+    config = Config.make(options.smoke)
+    out = options.out.resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    began = time.perf_counter()
+    machine = _machine()
+    results = asyncio.run(_run_all(config, out, only))
+    machine["loadavg_end"] = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
+    after = _machine()
+    machine["src_changed_during_run"] = (after["commit"], after["src_diff_sha256"]) != (machine["commit"], machine["src_diff_sha256"])
+    if machine["src_changed_during_run"]:
+        log(f"warning: src changed during the run ({machine['commit']} -> {after['commit']}); figures mix code versions")
+    rows = table(results)
+    document = {
+        "machine": machine,
+        "config": config.__dict__,
+        "command": "python -m bench" + (" --smoke" if options.smoke else ""),
+        "total_seconds": round(time.perf_counter() - began, 1),
+        "benchmarks": results,
+        "table": rows,
+    }
+    (out / "results.json").write_text(json.dumps(document, indent=2, default=str) + "\n", encoding="utf-8")
+    (out / "table.md").write_text(markdown(rows), encoding="utf-8")
+    print(markdown(rows))
+    print(f"results: {out / 'results.json'} ({document['total_seconds']} s)")
+    return 1 if any(r.get("error") for r in results.values()) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,81 @@
+"""Spawning Guide servers and measuring child processes (Linux /proc, with a portable fallback)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from fastmcp.client.transports import StdioTransport
+
+from bench.common import REPO, child_env
+
+
+def serve_transport(docroot: Path, project: Path, log_file: Path) -> StdioTransport:
+    """`python -m guide serve --docroot DOCROOT` over stdio, a fresh process per connection."""
+    args = ["-m", "guide", "serve", "--docroot", str(docroot), "--project", str(project)]
+    return StdioTransport(command=sys.executable, args=args, env=child_env(), cwd=str(REPO), keep_alive=False, log_file=log_file)
+
+
+def child_pid(marker: str) -> int | None:
+    """The pid of this process's child whose command line contains `marker`."""
+    me = os.getpid()
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return None
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                stat = handle.read().decode(errors="replace")
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            if ppid != me:
+                continue
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                cmdline = handle.read().replace(b"\0", b" ").decode(errors="replace")
+        except (OSError, ValueError, IndexError):
+            continue
+        if marker in cmdline:
+            return int(entry)
+    return None
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """User plus system CPU time a live process has used so far."""
+    if pid is None:
+        return None
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            fields = handle.read().decode(errors="replace").rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def peak_rss_mb(pid: int | None) -> float | None:
+    """Peak resident set size (VmHWM) of a live process, in MB (10^6 bytes)."""
+    if pid is None:
+        return None
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024 / 1e6  # VmHWM is given in KiB
+    except OSError:
+        return None
+    return None
+
+
+async def timed_run(args: Sequence[str], *, cwd: Path = REPO) -> tuple[float, int, bytes]:
+    """Wall time, exit status and stdout of a child process."""
+    start = time.perf_counter()
+    process = await asyncio.create_subprocess_exec(
+        *args, cwd=str(cwd), env=child_env(), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
+    )
+    out, _ = await process.communicate()
+    return time.perf_counter() - start, process.returncode, out
