@@ -24,9 +24,8 @@ def describe(entrypoint: Entrypoint) -> str:
     if entrypoint.description:
         lines += [entrypoint.description, ""]
     lines.append(f"Address: `{entrypoint.uri}`")
-    for key, label in (("usage", "Usage"),):
-        if entrypoint.meta.get(key):
-            lines.append(f"{label}: `{entrypoint.meta[key]}`")
+    if entrypoint.meta.get("usage"):
+        lines.append(f"Usage: `{entrypoint.meta['usage']}`")
     for key, label in (("aliases", "Aliases"), ("args", "Positional args"), ("examples", "Examples")):
         values = entrypoint.listed(key)
         if values:
