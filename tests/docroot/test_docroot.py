@@ -6,6 +6,7 @@ import textwrap
 import pytest
 
 import guide.docroot.entrypoints as entrypoints_module
+import guide.docroot.index as index_module
 from guide.docroot.index import Docroot
 
 
@@ -146,7 +147,7 @@ def test_c5_frontmatter_errors_name_the_line(tmp_path, text, line, says):
 def test_c5_file_that_is_not_utf8(tmp_path):
     (tmp_path / "_commands").mkdir()
     (tmp_path / "_commands/a.md").write_bytes(b"---\ndescription: \xff\n---\n")
-    assert problems_of(Docroot(tmp_path).snapshot()) == [("_commands/a.md", None, None, None, "file is not UTF-8 text")]
+    assert problems_of(Docroot(tmp_path).snapshot()) == [("_commands/a.md", None, None, None, "file cannot be read as UTF-8 text")]
 
 
 def test_c5_crlf_line_endings_are_read(tmp_path):
@@ -364,3 +365,19 @@ def test_c2_new_and_deleted_files_after_invalidate(tmp_path):
     (tmp_path / "_commands/a.md").unlink()
     docroot.invalidate()
     assert [c.name for c in docroot.snapshot().commands()] == ["b"]
+
+
+def test_c2_a_file_removed_between_scan_and_read_does_not_break_the_snapshot(tmp_path, monkeypatch):
+    write(tmp_path, "_commands/a.md", "a\n")
+    write(tmp_path, "_commands/gone.md", "g\n")
+    real_scan = index_module.scan
+
+    def scan_then_remove(root):
+        layout = real_scan(root)
+        (tmp_path / "_commands" / "gone.md").unlink()
+        return layout
+
+    monkeypatch.setattr(index_module, "scan", scan_then_remove)
+    snap = Docroot(tmp_path).snapshot()
+    assert snap.command("a").body == "a\n"
+    assert snap.command("gone").problems[0].message == "file cannot be read as UTF-8 text"

@@ -32,7 +32,7 @@ class Source:
     def parsed(self) -> Parsed | FrontmatterError:
         """The frontmatter and body, or why they cannot be read."""
         if self.text is None:
-            return FrontmatterError("file is not UTF-8 text", None)
+            return FrontmatterError("file cannot be read as UTF-8 text", None)
         try:
             return split(self.text)
         except FrontmatterError as error:

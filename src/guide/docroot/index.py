@@ -190,11 +190,8 @@ class Docroot:
         gc.unfreeze()  # what `_bulk` froze for the old snapshot may be collected again
         self._edited = set()
         if previous is not None and edited is not None and edited <= previous.sources.keys():
-            try:
+            if all((self.root / rel).is_file() for rel in edited):
                 sources = {**previous.sources, **{rel: self._read(rel, force=True) for rel in edited}}
-            except OSError:
-                sources = None
-            if sources is not None:
                 self._last = replace(previous, sources=sources, _built={}, _lock=threading.Lock(), _rendered={}, _phase=None)
                 return self._last
         self._last = self._build()
@@ -205,19 +202,22 @@ class Docroot:
         layout = scan(self.root)
         templates = [*layout.commands.values(), *layout.skills.values(), *layout.partials.values()]
         sources = {rel: self._read(rel) for rel in templates}
-        self._cache = {rel: self._cache[rel] for rel in sources}
+        self._cache = {rel: self._cache[rel] for rel in sources if rel in self._cache}
         return Snapshot(self.root, self.project, config, layout, sources, config_problems)
 
     def _read(self, rel: str, force: bool = False) -> Source:
         path = self.root / rel
-        stat = path.stat()
+        try:
+            stat = path.stat()
+        except OSError:
+            return Source(rel, None)  # gone since the scan: the watcher reports it and the next view drops it
         stamp = (stat.st_mtime_ns, stat.st_size)
         cached = self._cache.get(rel)
         if cached and cached[0] == stamp and not force:
             return cached[1]
         try:
             text: str | None = path.read_text(encoding="utf-8-sig")
-        except UnicodeDecodeError:
+        except (OSError, UnicodeDecodeError):
             text = None
         source = Source(rel, text)
         self._cache[rel] = (stamp, source)
