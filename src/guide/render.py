@@ -18,7 +18,8 @@ _LOCATION = re.compile(r"\s*at line (\d+) column \d+")
 def template_problem(body: str) -> tuple[int, str] | None:
     """The line (within the body) and message of a Mustache syntax error, if the body has one."""
     try:
-        mstache.tokenize(body.encode(), strict=True)
+        # A throwaway cache: checking every file must not evict the templates being served.
+        mstache.tokenize(body.encode(), strict=True, cache={})
     except mstache.TokenException as error:
         found = _LOCATION.search(str(error))
         # The engine quotes the tag with its line ending spelled out as a backslash and an n.
