@@ -28,11 +28,17 @@ async def watching(docroot: Docroot) -> AsyncIterator[None]:
 
 
 async def _watch(docroot: Docroot, stop: asyncio.Event) -> None:
-    try:
-        async for changes in awatch(docroot.root, stop_event=stop, debounce=50, step=20, recursive=True):
-            if all(change == Change.modified for change, _ in changes):
-                docroot.invalidate(Path(path) for _, path in changes)
-            else:
-                docroot.invalidate()
-    except Exception:
-        log.exception("watching %s stopped; edits now need a restart", docroot.root)
+    # File-system events first; if the system refuses them (for example, too many
+    # watches), poll instead, which keeps edits live at the cost of some CPU.
+    for polling in (False, True):
+        try:
+            async for changes in awatch(docroot.root, stop_event=stop, debounce=50, step=20, force_polling=polling):
+                if all(change == Change.modified for change, _ in changes):
+                    docroot.invalidate(Path(path) for _, path in changes)
+                else:
+                    docroot.invalidate()
+            return
+        except Exception:
+            docroot.invalidate()
+            how = "edits now need a restart" if polling else "polling for changes instead"
+            log.exception("watching %s failed; %s", docroot.root, how)
