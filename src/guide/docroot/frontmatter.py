@@ -1,13 +1,26 @@
 """Split a file into YAML frontmatter and body, and locate keys by line."""
 
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import yaml
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _FENCE = "---"
+INTERNED_LENGTH = 40
+
+
+class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """Safe YAML loading that shares short strings: keys such as `type` and `message` recur in every file."""
+
+
+def _shared_str(loader: yaml.BaseLoader, node: yaml.ScalarNode) -> str:
+    value = node.value
+    return sys.intern(value) if len(value) <= INTERNED_LENGTH else value
+
+
+_Loader.add_constructor("tag:yaml.org,2002:str", _shared_str)
 
 
 @dataclass(frozen=True)
