@@ -3,7 +3,7 @@
 from guide.docroot.entrypoints import Entrypoint
 from guide.docroot.index import Snapshot
 from guide.forms.declare import Form
-from guide.forms.fields import Field
+from guide.forms.fields import Field, choice_options
 from guide.forms.values import accepted
 
 
@@ -55,7 +55,7 @@ def _field_line(field: Field, required: bool, args: tuple[str, ...]) -> str:
     if field.name in args:
         supplied_by += f" or positional arg {args.index(field.name) + 1}"
     parts = [f"- `{field.name}` ({field.type}{', required' if required else ''}): {accepted(field)}"]
-    titles = _choice_titles(field)
+    titles = [(value, title) for value, title in choice_options(field.schema) if title != value]
     if titles:
         parts.append("choices: " + ", ".join(f"{value} ({title})" for value, title in titles))
     if field.has_default:
@@ -67,16 +67,6 @@ def _field_line(field: Field, required: bool, args: tuple[str, ...]) -> str:
         parts.append(str(description))
     parts.append(f"supplied by {supplied_by}")
     return "; ".join(parts)
-
-
-def _choice_titles(field: Field) -> list[tuple[str, str]]:
-    schema = field.schema
-    options = schema.get("oneOf") or (schema.get("items") or {}).get("anyOf") or []
-    if options:
-        return [(option["const"], option.get("title", option["const"])) for option in options]
-    if "enumNames" in schema:
-        return list(zip(schema["enum"], schema["enumNames"]))
-    return []
 
 
 def _show(value: object) -> str:

@@ -6,7 +6,7 @@ from fastmcp.client.elicitation import ElicitResult
 from rich.console import Console
 from rich.markup import escape
 
-from guide.forms.fields import Field, declare_field
+from guide.forms.fields import Field, choice_options, declare_field
 from guide.forms.values import Invalid, normalise_answer, normalise_text, problems
 
 ACTIONS = {"a": "accept", "accept": "accept", "d": "decline", "decline": "decline", "c": "cancel", "cancel": "cancel"}
@@ -55,7 +55,7 @@ class TerminalForm:
         self.console.print(f"\n[bold]{escape(label)}[/]{' [red]*[/]' if required else ''}")
         if schema.get("description"):
             self.console.print(f"[dim]{escape(schema['description'])}[/]")
-        choices = _choices(schema)
+        choices = choice_options(schema)
         for number, (value, title) in enumerate(choices, start=1):
             self.console.print(f"  {number}. {escape(title)}" + (f" [dim]({escape(value)})[/]" if title != value else ""))
         while True:
@@ -96,16 +96,6 @@ class TerminalForm:
         if found:
             raise Invalid(found[0])
         return value
-
-
-def _choices(schema: dict[str, Any]) -> list[tuple[str, str]]:
-    items = schema.get("items") or {}
-    options = schema.get("oneOf") or items.get("anyOf")
-    if options:
-        return [(option["const"], option.get("title", option["const"])) for option in options]
-    values = schema.get("enum") or items.get("enum") or []
-    names = schema.get("enumNames") or [str(value) for value in values]
-    return list(zip([str(value) for value in values], names))
 
 
 def _pick(typed: str, choices: list[tuple[str, str]]) -> str:

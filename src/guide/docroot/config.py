@@ -7,6 +7,7 @@ from typing import Any
 
 from guide.docroot.frontmatter import FrontmatterError, load_mapping, locate
 from guide.errors import Problem
+from guide.forms.values import same_value
 
 CONFIG_NAME = "guide.yaml"
 DEFAULT_STATE_FILE = ".guide.yaml"
@@ -26,7 +27,7 @@ class Config:
             if isinstance(key, str) and key.startswith("requires-"):
                 flag = key[len("requires-"):]
                 options = wanted if isinstance(wanted, list) else [wanted]
-                if flag not in self.flags or not any(_same(self.flags[flag], option) for option in options):
+                if flag not in self.flags or not any(same_value(self.flags[flag], option) for option in options):
                     return False
         return True
 
@@ -81,8 +82,3 @@ def read_phase(path: Path) -> str | None:
         return None
     phase = data.get("phase")
     return phase if isinstance(phase, str) else None
-
-
-def _same(value: Any, wanted: Any) -> bool:
-    """Equal, and `true` never stands for `1`."""
-    return value == wanted and isinstance(value, bool) == isinstance(wanted, bool)

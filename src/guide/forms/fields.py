@@ -66,6 +66,17 @@ class FieldIssue:
     message: str
 
 
+def choice_options(schema: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Every choice of a field schema as (value, title), whatever its shape; an untitled value is its own title."""
+    items = schema.get("items") or {}
+    options = schema.get("oneOf") or items.get("anyOf")
+    if options:
+        return [(option["const"], option.get("title", option["const"])) for option in options]
+    values = schema.get("enum") or items.get("enum") or []
+    names = schema.get("enumNames") or [str(value) for value in values]
+    return list(zip([str(value) for value in values], names))
+
+
 def is_type(type_name: str, value: Any) -> bool:
     """Whether a JSON value has the declared primitive type (`3.0` is an integer)."""
     if type_name == "string":

@@ -13,7 +13,7 @@ from typing import Any, Literal
 from guide.enums import untitled_enum
 from guide.forms.declare import EMPTY, Form, FormSet
 from guide.forms.fields import Field
-from guide.forms.values import Invalid, accepted, is_unresolved, normalise_answer, normalise_text, problems
+from guide.forms.values import Invalid, accepted, is_unresolved, normalise_answer, normalise_text, problems, same_value
 
 MAX_ASKS = 4
 """A form is asked at most this many times: once, then three re-asks after invalid answers."""
@@ -315,18 +315,9 @@ def when_status(form: Form, known: Mapping[str, Any]) -> bool | None:
     for name, expected in form.when.items():
         if name not in known:
             decided = False
-        elif not any(_same(known[name], value) for value in expected):
+        elif not any(same_value(known[name], value) for value in expected):
             return False
     return True if decided else None
-
-
-def _same(value: Any, expected: Any) -> bool:
-    """Equal and of the same kind: `true` never equals `1`, nor the text "1" the number 1."""
-    if isinstance(value, bool) or isinstance(expected, bool):
-        return value is expected
-    if isinstance(value, str) or isinstance(expected, str):
-        return isinstance(value, str) and isinstance(expected, str) and value == expected
-    return value == expected
 
 
 def _default(field: Field) -> Any:

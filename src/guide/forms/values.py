@@ -26,6 +26,15 @@ def is_unresolved(value: Any) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
+def same_value(value: Any, expected: Any) -> bool:
+    """Equal and of the same kind: `true` never equals `1`, nor the text "1" the number 1."""
+    if isinstance(value, bool) or isinstance(expected, bool):
+        return value is expected
+    if isinstance(value, str) or isinstance(expected, str):
+        return isinstance(value, str) and isinstance(expected, str) and value == expected
+    return value == expected
+
+
 def normalise_text(field: Field, texts: Sequence[str]) -> Any:
     """Read keyword text (each occurrence of the keyword) as the field's type, or raise `Invalid`."""
     if field.type == "array":
