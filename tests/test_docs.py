@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from guide import resolver
+from guide.address import parse as parse_address
+from guide.docroot.folder import Docroot
 from guide.docroot.frontmatter import load_mapping, split
-from guide.docroot.index import Docroot
 from guide.examples import DOCROOT
 from guide.forms.resolve import Fail, read_keywords
-from guide.uri import parse_uri
+from guide.routes.resolve import resolve
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -58,14 +58,12 @@ def test_each_yaml_example_is_an_excerpt_of_the_named_file(source, block):
             assert actual[key] == value, f"{source}: {key} differs from the docs"
 
 
-@pytest.mark.parametrize("address", list(_addresses()))
-def test_each_documented_address_works_on_the_example_docroot(address):
-    snapshot = Docroot(DOCROOT).snapshot()
-    target = parse_uri(address)
-    if resolver.content(snapshot, target) is not None:
+@pytest.mark.parametrize("uri", list(_addresses()))
+def test_each_documented_address_works_on_the_example_docroot(uri):
+    found = resolve(Docroot(DOCROOT), parse_address(uri))
+    if isinstance(found, str):
         return
-    call = resolver.find(snapshot, target)
-    request = resolver.request(snapshot, call, can_elicit=True)
+    request = found.request(can_elicit=True)
     assert not isinstance(read_keywords(request), Fail), read_keywords(request)
 
 

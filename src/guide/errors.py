@@ -1,26 +1,42 @@
-"""The one error tree of Guide; the server translates it into MCP errors in one place."""
+"""The one error tree of Guide, and the two shapes of an authoring mistake.
+
+Every error a user sees is a `GuideError` whose text is one clear line; the
+server translates them into MCP errors in one place (`guide.server.errors`).
+"""
 
 from dataclasses import dataclass
+from typing import Any
 
 
-class GuideError(Exception):
-    """Base of every error Guide reports to a user; its text is one clear line."""
+@dataclass(frozen=True, kw_only=True)
+class Issue:
+    """An authoring mistake found in YAML data: `keys` lead to it from the top of `origin`'s frontmatter."""
+
+    message: str
+    keys: tuple[Any, ...] = ()
+    origin: str = ""
+    form: str | None = None
+    field: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Problem:
-    """One authoring mistake: where it is and what is wrong."""
+    """An authoring mistake located in the docroot: file, line, form, field and what is wrong."""
 
     path: str
-    line: int | None
-    form: str | None
-    field: str | None
     message: str
+    line: int | None = None
+    form: str | None = None
+    field: str | None = None
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path
         form = f"form {self.form}: " if self.form else ""
         return f"{where}: {form}{self.message}"
+
+
+class GuideError(Exception):
+    """Base of every error Guide reports to a user; its text is one clear line."""
 
 
 class AuthoringError(GuideError):
@@ -39,6 +55,10 @@ class NotFoundError(GuideError):
 
 class InputError(GuideError):
     """Input was invalid, declined, cancelled or missing; nothing was rendered."""
+
+
+class MissingInputError(InputError):
+    """The client cannot answer forms and keywords that only a form could supply are missing (C7.6)."""
 
 
 class StateError(GuideError):

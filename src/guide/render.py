@@ -12,6 +12,8 @@ from typing import Any
 
 import mstache
 
+from guide.forms.text import template_text
+
 _LOCATION = re.compile(r"\s*at line (\d+) column \d+")
 
 
@@ -56,17 +58,4 @@ def context(
 
 
 def _stringify(value: Any, text: bool) -> bytes:
-    if isinstance(value, bytes):
-        return value
-    if isinstance(value, (list, tuple)):
-        return ", ".join(_text(item) for item in value).encode()
-    return _text(value).encode()
-
-
-def _text(value: Any) -> str:
-    """A value as template text: JSON's words for booleans, nothing for null."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
+    return value if isinstance(value, bytes) else template_text(value).encode()

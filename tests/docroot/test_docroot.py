@@ -6,8 +6,8 @@ import textwrap
 import pytest
 
 import guide.docroot.entrypoints as entrypoints_module
-import guide.docroot.index as index_module
-from guide.docroot.index import Docroot
+import guide.docroot.folder as folder_module
+from guide.docroot.folder import Docroot
 
 
 def write(root, rel, text):
@@ -17,10 +17,14 @@ def write(root, rel, text):
     return path
 
 
-def snapshot(root, files, project=None):
+def docroot_of(root, files, project=None):
     for rel, text in files.items():
         write(root, rel, text)
-    return Docroot(root, project=project or root).snapshot()
+    return Docroot(root, project=project or root)
+
+
+def snapshot(root, files, project=None):
+    return docroot_of(root, files, project).snapshot()
 
 
 def problems_of(snap):
@@ -193,31 +197,33 @@ def test_c10_guide_yaml_flags_phases_and_state_file(tmp_path):
     project = tmp_path / "project"
     write(project, "state/phase.yaml", "phase: planning\n")
     config = "flags: {workflow: true, team: data}\nworkflow:\n  phases: [discussion, planning, review]\n  state-file: state/phase.yaml\n"
-    snap = snapshot(tmp_path / "root", {"guide.yaml": config}, project=project)
+    docroot = docroot_of(tmp_path / "root", {"guide.yaml": config}, project=project)
+    snap = docroot.snapshot()
     assert snap.config.flags == {"workflow": True, "team": "data"}
     assert snap.config.phases == ("discussion", "planning", "review")
-    assert snap.active_phase() == "planning"
+    assert docroot.active_phase() == "planning"
     write(project, "state/phase.yaml", "phase: review\n")
-    assert snap.active_phase() == "review"
+    assert docroot.active_phase() == "review"
 
 
 def test_c10_defaults_without_guide_yaml(tmp_path):
     project = tmp_path / "project"
     write(project, ".guide.yaml", "phase: check\n")
-    snap = snapshot(tmp_path / "root", {"index.md": "d"}, project=project)
+    docroot = docroot_of(tmp_path / "root", {"index.md": "d"}, project=project)
+    snap = docroot.snapshot()
     assert (snap.config.flags, snap.config.phases) == ({}, ())
-    assert snap.active_phase() is None  # no workflow enabled: the state file is not consulted
+    assert docroot.active_phase() is None  # no workflow enabled: the state file is not consulted
 
 
 def test_c10_default_state_file_is_read_when_phases_are_enabled(tmp_path):
     project = tmp_path / "project"
     write(project, ".guide.yaml", "phase: check\n")
-    snap = snapshot(tmp_path / "root", {"guide.yaml": "workflow: {phases: [plan, check]}\n"}, project=project)
-    assert snap.active_phase() == "check"
+    docroot = docroot_of(tmp_path / "root", {"guide.yaml": "workflow: {phases: [plan, check]}\n"}, project=project)
+    assert docroot.active_phase() == "check"
 
 
 def test_c10_no_state_file_means_no_active_phase(tmp_path):
-    assert snapshot(tmp_path, {"guide.yaml": "workflow: {phases: [a]}\n"}).active_phase() is None
+    assert docroot_of(tmp_path, {"guide.yaml": "workflow: {phases: [a]}\n"}).active_phase() is None
 
 
 @pytest.mark.parametrize(
@@ -370,14 +376,14 @@ def test_c2_new_and_deleted_files_after_invalidate(tmp_path):
 def test_c2_a_file_removed_between_scan_and_read_does_not_break_the_snapshot(tmp_path, monkeypatch):
     write(tmp_path, "_commands/a.md", "a\n")
     write(tmp_path, "_commands/gone.md", "g\n")
-    real_scan = index_module.scan
+    real_scan = folder_module.scan
 
     def scan_then_remove(root):
         layout = real_scan(root)
         (tmp_path / "_commands" / "gone.md").unlink()
         return layout
 
-    monkeypatch.setattr(index_module, "scan", scan_then_remove)
+    monkeypatch.setattr(folder_module, "scan", scan_then_remove)
     snap = Docroot(tmp_path).snapshot()
     assert snap.command("a").body == "a\n"
     assert snap.command("gone").problems[0].message == "file cannot be read as UTF-8 text"

@@ -2,7 +2,8 @@
 
 import pytest
 
-from guide.forms.declare import combine, declare_forms, declared_names
+from guide.forms.combine import combine
+from guide.forms.declare import declare_forms, declared_names
 
 PHASES = ("discussion", "planning", "review")
 
@@ -319,7 +320,7 @@ def test_c5_every_string_shape_is_accepted():
     assert fields.field("titled").choices == ("q", "t")
     assert fields.field("legacy").choices == ("dev", "pm")
     assert fields.field("plain").choices is None
-    assert fields.field("day").format == "date"
+    assert fields.field("day").bounds["format"] == "date"
 
 
 def test_c5_number_and_boolean_shapes_are_accepted():

@@ -4,7 +4,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from guide.forms import state
-from guide.forms.declare import combine, declare_forms
+from guide.forms.combine import combine
+from guide.forms.declare import declare_forms
 from guide.forms.resolve import Answer, Ask, Fail, Render, Request, step
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -2,7 +2,8 @@
 
 import pytest
 
-from guide.forms.declare import combine, declare_forms
+from guide.forms.combine import combine
+from guide.forms.declare import declare_forms
 from guide.forms.resolve import Answer, Ask, Fail, Progress, Render, Request, step
 
 MODES = ["uncommitted", "branch", "pull-request"]

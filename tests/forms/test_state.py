@@ -5,7 +5,8 @@ import json
 import pytest
 
 from guide.errors import StateError
-from guide.forms.declare import combine, declare_forms
+from guide.forms.combine import combine
+from guide.forms.declare import declare_forms
 from guide.forms.resolve import Answer, Progress, Render, Request, step
 from guide.forms.state import decode, encode
 

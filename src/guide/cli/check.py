@@ -5,7 +5,7 @@ import json
 import sys
 from pathlib import Path
 
-from guide.docroot.index import Docroot
+from guide.docroot.folder import Docroot
 from guide.docroot.lint import lint
 
 

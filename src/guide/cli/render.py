@@ -2,14 +2,16 @@
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
-from guide import resolver
-from guide.docroot.index import Docroot
+from guide import address
+from guide.docroot.folder import Docroot
 from guide.errors import GuideError
 from guide.forms.declare import Form
 from guide.forms.resolve import Ask, Fail, Outcome, Render, Request, read_keywords, step, when_status
-from guide.uri import parse_uri
+from guide.routes.finish import finish
+from guide.routes.resolve import resolve
 
 
 def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
@@ -35,19 +37,17 @@ def run(options: argparse.Namespace) -> int:
 
 def render(uri: str, docroot: Path, project: Path | None, values: list[str]) -> str:
     """Render `uri` as a client without form elicitation would get it, after reporting each form to stderr."""
-    snapshot = Docroot(docroot, project).snapshot()
-    target = parse_uri(uri)
-    target = type(target)(target.kind, target.path, _with_values(target.keywords, values), target.help)
-    text = resolver.content(snapshot, target)
-    if text is not None:
-        return text
-    call = resolver.find(snapshot, target)
-    interactive = step(resolver.request(snapshot, call, can_elicit=True))
-    request = resolver.request(snapshot, call, can_elicit=False)
+    folder = Docroot(docroot, project)
+    target = address.parse(uri)
+    found = resolve(folder, replace(target, keywords=_with_values(target.keywords, values)))
+    if isinstance(found, str):
+        return found
+    interactive = step(found.request(can_elicit=True))
+    request = found.request(can_elicit=False)
     outcome = step(request)
     for line in explain(request, interactive, outcome):
         print(line, file=sys.stderr)
-    return resolver.finish(snapshot, call, outcome, request.active_phase)
+    return finish(folder, found, outcome)
 
 
 def explain(request: Request, interactive: Outcome, outcome: Outcome) -> list[str]:

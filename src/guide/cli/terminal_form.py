@@ -7,6 +7,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from guide.forms.fields import Field, choice_options, declare_field
+from guide.forms.text import show
 from guide.forms.values import Invalid, normalise_answer, normalise_text, problems
 
 ACTIONS = {"a": "accept", "accept": "accept", "d": "decline", "decline": "decline", "c": "cancel", "cancel": "cancel"}
@@ -66,7 +67,7 @@ class TerminalForm:
                 self.console.print(f"[red]{escape(str(error))}[/]")
 
     def _prompt(self, field: Field | None, schema: dict[str, Any], choices: list[tuple[str, str]]) -> str:
-        hint = {"boolean": "y/n", "array": "numbers, comma-separated"}.get(schema.get("type"), "number" if choices else "")
+        hint = _hint(field, choices)
         default = schema.get("default")
         shown = "" if default is None else _show(default, choices)
         parts = [part for part in (hint, f"default {shown}" if shown else "") if part]
@@ -81,21 +82,24 @@ class TerminalForm:
             return None
         if field is None:
             return typed
-        if choices:
-            if field.type == "array":
-                value = normalise_answer(field, [_pick(part.strip(), choices) for part in typed.split(",")])
-            else:
-                value = normalise_text(field, [_pick(typed, choices)])
-        elif field.type == "boolean":
-            value = {"y": True, "yes": True, "n": False, "no": False}.get(typed.lower())
-            if value is None:
-                value = normalise_text(field, [typed])
+        if choices and field.type.many:
+            value = normalise_answer(field, [_pick(part.strip(), choices) for part in typed.split(",")])
+        elif choices:
+            value = normalise_text(field, [_pick(typed, choices)])
         else:
-            value = normalise_text(field, [typed])
+            value = normalise_text(field, [field.type.terminal_words.get(typed.lower(), typed)])
         found = problems(field, value)
         if found:
             raise Invalid(found[0])
         return value
+
+
+def _hint(field: Field | None, choices: list[tuple[str, str]]) -> str:
+    if field is not None and field.type.terminal_hint:
+        return field.type.terminal_hint
+    if choices:
+        return "numbers, comma-separated" if field is not None and field.type.many else "number"
+    return ""
 
 
 def _pick(typed: str, choices: list[tuple[str, str]]) -> str:
@@ -112,4 +116,4 @@ def _show(value: Any, choices: list[tuple[str, str]]) -> str:
     if isinstance(value, list):
         return ",".join(str(next((i for i, (v, _) in enumerate(choices, 1) if v == item), item)) for item in value)
     number = next((i for i, (v, _) in enumerate(choices, 1) if v == value), None)
-    return str(number) if number else str(value)
+    return str(number) if number else show(value)

@@ -15,7 +15,7 @@ from mcp import MCPError
 from rich.console import Console
 
 from guide.cli.terminal_form import TerminalForm
-from guide.server.interact import FORM_META
+from guide.protocol import FORM_META
 
 
 def run_try(options: argparse.Namespace) -> int:

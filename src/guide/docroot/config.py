@@ -11,6 +11,8 @@ from guide.forms.values import same_value
 
 CONFIG_NAME = "guide.yaml"
 DEFAULT_STATE_FILE = ".guide.yaml"
+REQUIRES = "requires-"
+"""The prefix of a frontmatter key that makes a file depend on a flag (`requires-<flag>`, C4)."""
 
 
 @dataclass(frozen=True)
@@ -23,13 +25,19 @@ class Config:
 
     def allows(self, meta: Mapping[str, Any]) -> bool:
         """Whether every `requires-<flag>` of a file's frontmatter holds (C4)."""
-        for key, wanted in meta.items():
-            if isinstance(key, str) and key.startswith("requires-"):
-                flag = key[len("requires-"):]
-                options = wanted if isinstance(wanted, list) else [wanted]
-                if flag not in self.flags or not any(same_value(self.flags[flag], option) for option in options):
-                    return False
+        for flag, options in requirements(meta).items():
+            if flag not in self.flags or not any(same_value(self.flags[flag], option) for option in options):
+                return False
         return True
+
+
+def requirements(meta: Mapping[str, Any]) -> dict[str, list[Any]]:
+    """Each flag a file's `requires-<flag>` keys name, with the values that satisfy it."""
+    return {
+        key[len(REQUIRES):]: wanted if isinstance(wanted, list) else [wanted]
+        for key, wanted in meta.items()
+        if isinstance(key, str) and key.startswith(REQUIRES)
+    }
 
 
 def read_config(docroot: Path) -> tuple[Config, list[Problem]]:
@@ -41,11 +49,11 @@ def read_config(docroot: Path) -> tuple[Config, list[Problem]]:
     try:
         data = load_mapping(text)
     except FrontmatterError as error:
-        return Config(), [Problem(CONFIG_NAME, error.line, None, None, str(error).replace("frontmatter", CONFIG_NAME))]
+        return Config(), [Problem(path=CONFIG_NAME, line=error.line, message=str(error).replace("frontmatter", CONFIG_NAME))]
     problems = []
 
     def problem(keys: tuple[str, ...], message: str) -> None:
-        problems.append(Problem(CONFIG_NAME, locate(text, keys, 1), None, None, message))
+        problems.append(Problem(path=CONFIG_NAME, line=locate(text, keys, 1), message=message))
 
     unknown = set(data) - {"flags", "workflow"}
     for key in sorted(map(str, unknown)):

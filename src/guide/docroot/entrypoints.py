@@ -5,10 +5,12 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal
 
-from guide.docroot.config import Config
+from guide import address
+from guide.docroot.config import REQUIRES, Config
 from guide.docroot.frontmatter import FrontmatterError, Parsed, locate, split
-from guide.errors import Problem
-from guide.forms.declare import EMPTY, Form, FormSet, Issue, combine, declare_forms, declared_names
+from guide.errors import Issue, Problem
+from guide.forms.combine import combine
+from guide.forms.declare import EMPTY, Form, FormSet, declare_forms, declared_names
 from guide.render import template_problem
 
 Kind = Literal["command", "skill"]
@@ -73,7 +75,7 @@ class Entrypoint:
     @property
     def uri(self) -> str:
         """Its address: `guide://_name` for a command, `guide://$name` for a skill."""
-        return f"guide://{'_' if self.kind == 'command' else '$'}{self.name}"
+        return address.command_address(self.name) if self.kind == "command" else address.skill_address(self.name)
 
     @property
     def description(self) -> str:
@@ -88,7 +90,7 @@ class Entrypoint:
 def build(kind: Kind, name: str, source: Source, partials: Mapping[str, Source], config: Config) -> Entrypoint:
     """Check an entrypoint file and gather its effective forms from itself and its included partials."""
     if isinstance(source.parsed, FrontmatterError):
-        problem = Problem(source.path, source.parsed.line, None, None, str(source.parsed))
+        problem = Problem(path=source.path, line=source.parsed.line, message=str(source.parsed))
         return Entrypoint(kind, name, source.path, {}, "", EMPTY, (problem,))
     parsed = source.parsed
     meta = parsed.meta
@@ -102,10 +104,10 @@ def build(kind: Kind, name: str, source: Source, partials: Mapping[str, Source],
     for include in _listed(meta.get("includes")):
         partial = partials.get(include)
         if partial is None:
-            issues.append(Issue(source.path, ("includes",), None, None, f"`includes` names unknown partial {include!r}"))
+            issues.append(Issue(origin=source.path, keys=("includes",), message=f"`includes` names unknown partial {include!r}"))
             continue
         if isinstance(partial.parsed, FrontmatterError):
-            problems.append(Problem(partial.path, partial.parsed.line, None, None, str(partial.parsed)))
+            problems.append(Problem(path=partial.path, line=partial.parsed.line, message=str(partial.parsed)))
             continue
         if not config.allows(partial.parsed.meta):
             continue
@@ -119,7 +121,7 @@ def build(kind: Kind, name: str, source: Source, partials: Mapping[str, Source],
     fields = form_set.fields
     for arg in _listed(meta.get("args")):
         if arg not in fields:
-            issues.append(Issue(source.path, ("args",), None, arg, f"`args` names {arg!r}, which no form declares"))
+            issues.append(Issue(origin=source.path, keys=("args",), field=arg, message=f"`args` names {arg!r}, which no form declares"))
     problems += [_locate(issue, sources) for issue in issues]
     problems += template_problems(source)
     return Entrypoint(kind, name, source.path, meta, parsed.body, form_set, tuple(problems))
@@ -132,7 +134,7 @@ def partial_problems(source: Source, config: Config) -> list[Problem]:
     made when an entrypoint is built.
     """
     if isinstance(source.parsed, FrontmatterError):
-        return [Problem(source.path, source.parsed.line, None, None, str(source.parsed))]
+        return [Problem(path=source.path, line=source.parsed.line, message=str(source.parsed))]
     _, issues = source.declared(True, config.phases)
     return [_locate(issue, {source.path: source}) for issue in issues] + template_problems(source)
 
@@ -144,23 +146,23 @@ def template_problems(source: Source) -> list[Problem]:
     if found is None:
         return []
     line, message = found
-    return [Problem(source.path, parsed.body_line + line - 1, None, None, message)]
+    return [Problem(path=source.path, line=parsed.body_line + line - 1, message=message)]
 
 
 def _key_issues(kind: Kind, name: str, path: str, meta: Mapping[str, Any]):
     for key, value in meta.items():
         key = str(key)
-        if key.startswith("requires-"):
+        if key.startswith(REQUIRES):
             continue
         if key not in KEYS[kind]:
-            accepted = ", ".join(sorted(KEYS[kind] | {"requires-<flag>"}))
-            yield Issue(path, (key,), None, None, f"unknown {kind} frontmatter key `{key}`; accepted: {accepted}")
+            accepted = ", ".join(sorted(KEYS[kind] | {f"{REQUIRES}<flag>"}))
+            yield Issue(origin=path, keys=(key,), message=f"unknown {kind} frontmatter key `{key}`; accepted: {accepted}")
         elif key in TEXT_KEYS and not isinstance(value, str):
-            yield Issue(path, (key,), None, None, f"`{key}` must be a string")
+            yield Issue(origin=path, keys=(key,), message=f"`{key}` must be a string")
         elif key in LIST_KEYS and (not isinstance(value, list) or not all(isinstance(item, str) for item in value)):
-            yield Issue(path, (key,), None, None, f"`{key}` must be a list of strings")
+            yield Issue(origin=path, keys=(key,), message=f"`{key}` must be a list of strings")
     if kind == "skill" and "name" in meta and meta["name"] != name:
-        yield Issue(path, ("name",), None, None, f"skill `name` {meta['name']!r} must equal its folder name {name!r}")
+        yield Issue(origin=path, keys=("name",), message=f"skill `name` {meta['name']!r} must equal its folder name {name!r}")
 
 
 def _listed(value: Any) -> list[str]:
@@ -170,4 +172,4 @@ def _listed(value: Any) -> list[str]:
 def _locate(issue: Issue, sources: Mapping[str, Source]) -> Problem:
     parsed = sources[issue.origin].parsed
     line = locate(parsed.yaml_text, issue.keys, parsed.first_line) if isinstance(parsed, Parsed) else None
-    return Problem(issue.origin, line, issue.form, issue.field, issue.message)
+    return Problem(path=issue.origin, line=line, form=issue.form, field=issue.field, message=issue.message)

@@ -75,7 +75,7 @@ def _place_skill(layout: Layout, parts: tuple[str, ...], name: str, rel: str) ->
     if not is_skill_name(skill):
         if len(parts) == 2 and name == SKILL_FILE:
             message = f"skill folder name {skill!r} must be 1-64 of a-z, 0-9 and '-', without leading, trailing or doubled '-'"
-            layout.problems.append(Problem(rel, None, None, None, message))
+            layout.problems.append(Problem(path=rel, message=message))
         return
     if len(parts) == 2 and name == SKILL_FILE:
         layout.skills[skill] = rel
@@ -85,6 +85,6 @@ def _place_skill(layout: Layout, parts: tuple[str, ...], name: str, rel: str) ->
 
 def _add_unique(table: dict[str, str], name: str, rel: str, layout: Layout, kind: str) -> None:
     if name in table:
-        layout.problems.append(Problem(rel, None, None, None, f"{kind} {name!r} is also defined by {table[name]}"))
+        layout.problems.append(Problem(path=rel, message=f"{kind} {name!r} is also defined by {table[name]}"))
         return
     table[name] = rel

@@ -1,8 +1,8 @@
 """Lint a whole docroot: every authoring problem and a summary of what it holds (C5)."""
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
-from guide.docroot.index import Snapshot
+from guide.docroot.snapshot import Snapshot
 from guide.errors import Problem
 
 
@@ -15,7 +15,7 @@ class Report:
 
     def as_json(self) -> dict:
         """The machine-readable form printed by `guide check --format json`."""
-        return {"errors": [asdict(problem) for problem in self.problems], "summary": self.summary}
+        return {"errors": [_as_json(problem) for problem in self.problems], "summary": self.summary}
 
 
 def lint(snapshot: Snapshot) -> Report:
@@ -34,3 +34,7 @@ def lint(snapshot: Snapshot) -> Report:
         "forms": len(forms),
     }
     return Report(problems, summary)
+
+
+def _as_json(problem: Problem) -> dict:
+    return {"path": problem.path, "line": problem.line, "form": problem.form, "field": problem.field, "message": problem.message}

@@ -1,20 +1,21 @@
 """Form declarations and the authoring checks on them (C5).
 
-`declare_forms` reads the `elicitation` mapping of one file; `combine` joins the
-forms of an entrypoint and its partials into the effective `FormSet` and runs the
-checks that span files (duplicates, `when`, cycles). Both collect every problem.
+`declare_forms` reads the `elicitation` mapping of one file and collects every
+problem; `guide.forms.combine` joins the forms of several files into the
+effective `FormSet`.
 """
 
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from guide.forms.fields import MISSING, TYPE_NAMES, Field, declare_field, is_type
-from guide.forms.values import normalise_answer, problems
+from guide.errors import Issue
+from guide.forms.fields import MISSING, Field, declare_field
+from guide.forms.values import Invalid, normalise_answer, problems
 
 FORM_KEYS = frozenset({"message", "schema", "when", "fallback", "title", "description"})
 # Only these survive unchanged on both protocol eras; a form's text belongs in `message`.
@@ -22,17 +23,6 @@ SCHEMA_KEYS = frozenset({"type", "properties", "required"})
 FALLBACKS = ("render",)
 _FORM_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 _FIELD_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
-
-
-@dataclass(frozen=True)
-class Issue:
-    """An authoring mistake; `keys` locate it in the frontmatter of `origin`."""
-
-    origin: str
-    keys: tuple[Any, ...]
-    form: str | None
-    field: str | None
-    message: str
 
 
 @dataclass(frozen=True)
@@ -84,11 +74,11 @@ def declare_forms(
     """Read one file's `elicitation` mapping into forms, with every problem found."""
     issues: list[Issue] = []
     if fallback_all is not None and fallback_all not in FALLBACKS:
-        issues.append(Issue(origin, ("fallback",), None, None, _fallback_message(fallback_all)))
+        issues.append(Issue(origin=origin, keys=("fallback",), message=_fallback_message(fallback_all)))
     if elicitation is None:
         return [], issues
     if not isinstance(elicitation, Mapping):
-        issues.append(Issue(origin, ("elicitation",), None, None, "`elicitation` must be a mapping of form id to form"))
+        issues.append(Issue(origin=origin, keys=("elicitation",), message="`elicitation` must be a mapping of form id to form"))
         return [], issues
     forms = []
     for form_id, declaration in elicitation.items():
@@ -109,49 +99,19 @@ def declared_names(elicitation: Any) -> set[str]:
     return names
 
 
-def combine(forms: Sequence[Form], declared: Iterable[str] = ()) -> tuple[FormSet, list[Issue]]:
-    """Join forms in order into a `FormSet`, checking duplicates, `when` and cycles across them.
-
-    `declared` names every property seen, also in forms that failed their own
-    checks: a `when` naming one of those is not reported again as unknown.
-    """
-    issues: list[Issue] = []
-    seen_forms: dict[str, Form] = {}
-    suppliers: dict[str, tuple[Form, Field]] = {}
-    for form in forms:
-        if form.id in seen_forms:
-            issues.append(Issue(form.origin, ("elicitation", form.id), form.id, None, f"form id {form.id!r} is also declared in {seen_forms[form.id].origin}"))
-        seen_forms.setdefault(form.id, form)
-        for field in form.fields:
-            if field.name in suppliers:
-                other = suppliers[field.name][0]
-                message = f"field {field.name!r} is also declared by form {other.id!r} in {other.origin}"
-                issues.append(Issue(form.origin, _field_keys(form, field.name), form.id, field.name, message))
-            suppliers.setdefault(field.name, (form, field))
-    for form in forms:
-        issues += _when_issues(form, suppliers, set(declared))
-    if not issues:
-        issues += _cycle_issues(forms, suppliers)
-    return FormSet(tuple(forms)), issues
-
-
 def _declare_form(form_id, declaration, origin, fallback_all, allow_source, phases) -> tuple[Form | None, list[Issue]]:
-    keys = ("elicitation", form_id)
     if not isinstance(form_id, str) or not _FORM_ID.fullmatch(form_id):
-        return None, [Issue(origin, keys, str(form_id), None, f"form id {form_id!r} must be letters, digits, '-' or '_'")]
+        return None, [form_issue(origin, str(form_id), (), f"form id {form_id!r} must be letters, digits, '-' or '_'")]
     if not isinstance(declaration, Mapping):
-        return None, [Issue(origin, keys, form_id, None, "a form must be a mapping with `message` and `schema`")]
-    issues = [
-        Issue(origin, keys + (key,), form_id, None, f"unknown form key `{key}`; accepted: {', '.join(sorted(FORM_KEYS))}")
-        for key in declaration
-        if key not in FORM_KEYS
-    ]
+        return None, [form_issue(origin, form_id, (), "a form must be a mapping with `message` and `schema`")]
+    accepted = ", ".join(sorted(FORM_KEYS))
+    issues = [form_issue(origin, form_id, (key,), f"unknown form key `{key}`; accepted: {accepted}") for key in declaration if key not in FORM_KEYS]
     message = declaration.get("message")
     if not isinstance(message, str) or not message.strip():
-        issues.append(Issue(origin, keys + ("message",), form_id, None, "a form needs a non-empty string `message`"))
+        issues.append(form_issue(origin, form_id, ("message",), "a form needs a non-empty string `message`"))
     fallback = declaration.get("fallback")
     if fallback is not None and fallback not in FALLBACKS:
-        issues.append(Issue(origin, keys + ("fallback",), form_id, None, _fallback_message(fallback)))
+        issues.append(form_issue(origin, form_id, ("fallback",), _fallback_message(fallback)))
     when, when_issues = _read_when(declaration.get("when", MISSING), origin, form_id)
     fields, required, schema_issues = _read_schema(declaration.get("schema"), origin, form_id, allow_source, phases)
     issues += when_issues + schema_issues
@@ -161,38 +121,55 @@ def _declare_form(form_id, declaration, origin, fallback_all, allow_source, phas
     return form, []
 
 
+def _read_when(when, origin, form_id) -> tuple[Mapping[str, tuple], list[Issue]]:
+    if when is MISSING:
+        return {}, []
+    if not isinstance(when, Mapping) or not when:
+        return {}, [form_issue(origin, form_id, ("when",), "`when` must be a non-empty mapping of field to value(s)")]
+    conditions, issues = {}, []
+    for name, expected in when.items():
+        values = tuple(expected) if isinstance(expected, list) else (expected,)
+        if not values or not all(isinstance(value, (str, int, float, bool)) for value in values):
+            message = f"`when` for {name!r} must be a value or a non-empty list of values"
+            issues.append(form_issue(origin, form_id, ("when", name), message, field=str(name)))
+        conditions[str(name)] = values
+    return conditions, issues
+
+
 def _read_schema(schema, origin, form_id, allow_source, phases) -> tuple[tuple[Field, ...], tuple[str, ...], list[Issue]]:
-    keys = ("elicitation", form_id, "schema")
     properties = schema.get("properties") if isinstance(schema, Mapping) else None
     if not isinstance(schema, Mapping) or schema.get("type") != "object" or not isinstance(properties, Mapping) or not properties:
-        return (), (), [Issue(origin, keys, form_id, None, "`schema` must be `type: object` with a non-empty `properties` mapping")]
-    issues = [
-        Issue(origin, keys + (key,), form_id, None, f"unknown schema key `{key}`; accepted: {', '.join(sorted(SCHEMA_KEYS))}")
-        for key in schema
-        if key not in SCHEMA_KEYS
-    ]
+        return (), (), [form_issue(origin, form_id, ("schema",), "`schema` must be `type: object` with a non-empty `properties` mapping")]
+    accepted = ", ".join(sorted(SCHEMA_KEYS))
+    issues = [form_issue(origin, form_id, ("schema", key), f"unknown schema key `{key}`; accepted: {accepted}") for key in schema if key not in SCHEMA_KEYS]
     fields = []
     for name, field_schema in properties.items():
-        field_keys = keys + ("properties", name)
+        keys = ("schema", "properties", name)
         if not isinstance(name, str) or not _FIELD_NAME.fullmatch(name):
             reason = "cannot start with '_'" if str(name).startswith("_") else "must be letters, digits, '-' or '_'"
-            issues.append(Issue(origin, field_keys, form_id, str(name), f"field name {name!r} {reason}"))
+            issues.append(form_issue(origin, form_id, keys, f"field name {name!r} {reason}", field=str(name)))
             continue
         field, field_issues = declare_field(name, field_schema, allow_source=allow_source, phases=phases)
-        issues += [Issue(origin, field_keys + issue.keys, form_id, name, f"field {name!r}: {issue.message}") for issue in field_issues]
+        issues += [form_issue(origin, form_id, keys + issue.keys, f"field {name!r}: {issue.message}", field=name) for issue in field_issues]
         if field is not None:
             default_issue = _default_issue(field)
             if default_issue:
-                issues.append(Issue(origin, field_keys + ("default",), form_id, name, f"field {name!r}: {default_issue}"))
+                issues.append(form_issue(origin, form_id, keys + ("default",), f"field {name!r}: {default_issue}", field=name))
             fields.append(field)
     required = schema.get("required", [])
     if not isinstance(required, list) or not all(isinstance(name, str) for name in required):
-        issues.append(Issue(origin, keys + ("required",), form_id, None, "`required` must be a list of field names"))
+        issues.append(form_issue(origin, form_id, ("schema", "required"), "`required` must be a list of field names"))
         required = []
     for name in required:
         if name not in properties:
-            issues.append(Issue(origin, keys + ("required",), form_id, name, f"`required` names {name!r}, which this form does not declare"))
+            message = f"`required` names {name!r}, which this form does not declare"
+            issues.append(form_issue(origin, form_id, ("schema", "required"), message, field=name))
     return tuple(fields), tuple(dict.fromkeys(required)), issues
+
+
+def form_issue(origin: str, form_id: str, keys: tuple[Any, ...], message: str, field: str | None = None) -> Issue:
+    """An authoring mistake inside one form; `keys` lead to it from the form's declaration."""
+    return Issue(origin=origin, keys=("elicitation", form_id, *keys), form=form_id, field=field, message=message)
 
 
 def _default_issue(field: Field) -> str | None:
@@ -200,79 +177,12 @@ def _default_issue(field: Field) -> str | None:
         return None
     try:
         value = normalise_answer(field, field.default)
-    except ValueError as error:
+    except Invalid as error:
         return f"default {error}"
     if value is None:
         return "default must not be empty"
     found = problems(field, value)
     return f"default {found[0]}" if found else None
-
-
-def _read_when(when, origin, form_id) -> tuple[Mapping[str, tuple], list[Issue]]:
-    if when is MISSING:
-        return {}, []
-    keys = ("elicitation", form_id, "when")
-    if not isinstance(when, Mapping) or not when:
-        return {}, [Issue(origin, keys, form_id, None, "`when` must be a non-empty mapping of field to value(s)")]
-    conditions, issues = {}, []
-    for name, expected in when.items():
-        values = tuple(expected) if isinstance(expected, list) else (expected,)
-        if not values or not all(isinstance(value, (str, int, float, bool)) for value in values):
-            issues.append(Issue(origin, keys + (name,), form_id, str(name), f"`when` for {name!r} must be a value or a non-empty list of values"))
-        conditions[str(name)] = values
-    return conditions, issues
-
-
-def _when_issues(form: Form, suppliers: Mapping[str, tuple[Form, Field]], declared: set[str]) -> list[Issue]:
-    issues = []
-    for name, values in form.when.items():
-        keys = ("elicitation", form.id, "when", name)
-        if name not in suppliers:
-            if name not in declared:
-                    issues.append(Issue(form.origin, keys, form.id, name, f"`when` names unknown field {name!r}"))
-            continue
-        supplier, field = suppliers[name]
-        if supplier.id == form.id:
-            issues.append(Issue(form.origin, keys, form.id, name, f"`when` names {name!r}, a field of the same form (self-reference)"))
-        elif field.type == "array":
-            issues.append(Issue(form.origin, keys, form.id, name, f"`when` cannot test the multi-select {name!r}"))
-        for value in values:
-            if not is_type(field.type, value):
-                issues.append(Issue(form.origin, keys, form.id, name, f"`when` value {value!r} for {name!r} is not {TYPE_NAMES[field.type]}"))
-            elif field.choices is not None and value not in field.choices:
-                choices = ", ".join(map(str, field.choices))
-                issues.append(Issue(form.origin, keys, form.id, name, f"`when` value {value!r} is not a choice of {name!r}: {choices}"))
-    return issues
-
-
-def _cycle_issues(forms: Sequence[Form], suppliers: Mapping[str, tuple[Form, Field]]) -> list[Issue]:
-    depends = {form.id: {suppliers[name][0].id for name in form.when if name in suppliers} for form in forms}
-    by_id = {form.id: form for form in forms}
-    state: dict[str, str] = {}
-
-    def visit(form_id: str, trail: list[str]) -> list[str] | None:
-        state[form_id] = "open"
-        for supplier in sorted(depends[form_id]):
-            if state.get(supplier) == "open":
-                return trail[trail.index(supplier):] + [supplier] if supplier in trail else [form_id, supplier]
-            if supplier not in state:
-                cycle = visit(supplier, trail + [supplier])
-                if cycle:
-                    return cycle
-        state[form_id] = "done"
-        return None
-
-    for form in forms:
-        if form.id not in state:
-            cycle = visit(form.id, [form.id])
-            if cycle:
-                first = by_id[cycle[0]]
-                return [Issue(first.origin, ("elicitation", first.id, "when"), first.id, None, f"`when` conditions form a cycle: {' -> '.join(cycle)}")]
-    return []
-
-
-def _field_keys(form: Form, name: str) -> tuple[str, ...]:
-    return ("elicitation", form.id, "schema", "properties", name)
 
 
 def _fallback_message(value: Any) -> str:

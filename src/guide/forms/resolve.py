@@ -11,6 +11,7 @@ from dataclasses import field as dataclass_field
 from typing import Any, Literal
 
 from guide.enums import untitled_enum
+from guide.errors import GuideError, InputError, MissingInputError, StateError
 from guide.forms.declare import EMPTY, Form, FormSet
 from guide.forms.fields import Field
 from guide.forms.values import Invalid, accepted, is_unresolved, normalise_answer, normalise_text, problems, same_value
@@ -84,6 +85,20 @@ class Fail:
     message: str
     kind: Literal["invalid", "declined", "cancelled", "missing", "state"]
     missing: tuple[str, ...] = ()
+
+    @property
+    def error(self) -> GuideError:
+        """The error the request ends with."""
+        return _ERRORS[self.kind](self.message)
+
+
+_ERRORS: Mapping[str, type[GuideError]] = {
+    "invalid": InputError,
+    "declined": InputError,
+    "cancelled": InputError,
+    "missing": MissingInputError,
+    "state": StateError,
+}
 
 
 Outcome = Render | Ask | Fail

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from guide.errors import StateError
-from guide.forms.resolve import Progress, Request
+from guide.forms.resolve import Answer, Fail, Outcome, Progress, Request, step
 from guide.forms.values import Invalid, normalise_answer, problems
 
 VERSION = 1
@@ -55,6 +55,15 @@ def decode(text: str, request: Request) -> Progress:
         requested=tuple(record["r"]),
         attempts={form_id: int(count) for form_id, count in record["n"].items()},
     )
+
+
+def resume(request: Request, text: str | None, answers: Mapping[str, Answer]) -> Outcome:
+    """The next step of an interaction continued from a state (none on the first round); a bad state is a `Fail`."""
+    try:
+        progress = decode(text, request) if text else Progress()
+    except StateError as error:
+        return Fail(str(error), "state")
+    return step(request, progress, answers)
 
 
 def _parse(text: str) -> dict[str, Any]:

@@ -1,27 +1,25 @@
 """Build the Guide MCP server for one docroot."""
 
-import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastmcp import Context, FastMCP
-from fastmcp.exceptions import ToolError
 from mcp.server.request_state import RequestStateSecurity
 from mcp_types import InputRequiredResult
 
-from guide import __version__
-from guide import uri as addresses
-from guide.docroot.index import Docroot
+from guide import __version__, address
+from guide.docroot.folder import Docroot
 from guide.errors import GuideError
+from guide.protocol import SERVER_NAME
+from guide.routes.resolve import resolve
 from guide.server.completion import completer
-from guide.server.errors import quiet_caller_errors
+from guide.server.errors import guarded, quiet_caller_errors
 from guide.server.interact import serve
 from guide.server.provider import DocrootProvider
 from guide.server.watch import watching
 
-NAME = "guide"
 STATE_KEYS_VARIABLE = "GUIDE_STATE_KEYS"
 MIN_KEY_LENGTH = 32
 
@@ -30,11 +28,11 @@ def state_security(keys_text: str | None) -> RequestStateSecurity:
     """Sealing for continuation state: shared keys (first seals, all unseal) or an ephemeral key (C8)."""
     keys = [key.strip() for key in (keys_text or "").split(",") if key.strip()]
     if not keys:
-        return RequestStateSecurity.ephemeral(audience=NAME)
+        return RequestStateSecurity.ephemeral(audience=SERVER_NAME)
     short = [index + 1 for index, key in enumerate(keys) if len(key.encode()) < MIN_KEY_LENGTH]
     if short:
         raise GuideError(f"{STATE_KEYS_VARIABLE}: key {short[0]} is shorter than {MIN_KEY_LENGTH} bytes; use long random keys, comma-separated")
-    return RequestStateSecurity(keys=keys, audience=NAME)
+    return RequestStateSecurity(keys=keys, audience=SERVER_NAME)
 
 
 def create_server(docroot: Path, project: Path | None = None, *, watch: bool = True) -> FastMCP:
@@ -51,7 +49,7 @@ def create_server(docroot: Path, project: Path | None = None, *, watch: bool = T
             yield {}
 
     server = FastMCP(
-        NAME,
+        SERVER_NAME,
         version=__version__,
         instructions="Guide serves commands, skills and documents as guide:// resources; guide://_help lists them.",
         lifespan=lifespan,
@@ -62,10 +60,7 @@ def create_server(docroot: Path, project: Path | None = None, *, watch: bool = T
     @server.tool
     async def read_resource(uri: str, ctx: Context) -> str | InputRequiredResult:
         """Read a guide:// address, for clients that only call tools (same result and questions as a resource read)."""
-        try:
-            return await serve(ctx, root.snapshot(), addresses.parse_uri(uri))
-        except GuideError as error:
-            raise ToolError(str(error), log_level=logging.INFO) from None
+        return await guarded(ctx, lambda: serve(ctx, root, resolve(root, address.parse(uri))), tool=True)
 
     server.completion(completer(root))
     return server

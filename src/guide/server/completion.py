@@ -5,9 +5,13 @@ from typing import Any
 
 from mcp_types import PromptReference, ResourceTemplateReference
 
-from guide.docroot.index import Docroot
+from guide import address
+from guide.docroot.folder import Docroot
+from guide.errors import GuideError
 from guide.forms.fields import Field
 from guide.forms.resolve import offered_choices
+from guide.forms.text import show
+from guide.protocol import ROUTE_PROMPT
 
 
 def completer(docroot: Docroot) -> Callable[..., list[str]]:
@@ -16,12 +20,15 @@ def completer(docroot: Docroot) -> Callable[..., list[str]]:
     def complete(ref: Any, argument: Any, context: Any = None) -> list[str]:
         snapshot = docroot.snapshot()
         if isinstance(ref, PromptReference):
-            if ref.name == "guide":
-                return _routes([command.name for command in snapshot.commands()], argument.value)
-            entrypoint = snapshot.command(ref.name.replace(".", "/"))
+            if ref.name == ROUTE_PROMPT:
+                return _routes([command.name for command in snapshot.commands()], argument.value or "")
+            entrypoint = snapshot.command(address.command_of_prompt(ref.name))
         elif isinstance(ref, ResourceTemplateReference):
-            address = ref.uri.split("{", 1)[0]
-            entrypoint = snapshot.skill(address[len("guide://$"):]) if address.startswith("guide://$") else snapshot.command(address[len("guide://_"):])
+            try:
+                target = address.parse(address.address_of_template(ref.uri))
+            except GuideError:
+                return []
+            entrypoint = snapshot.skill(target.path[0]) if target.kind == "skill" else snapshot.command("/".join(target.path))
         else:
             return []
         if entrypoint is None:
@@ -29,18 +36,16 @@ def completer(docroot: Docroot) -> Callable[..., list[str]]:
         located = entrypoint.forms.fields.get(argument.name)
         if located is None:
             return []
-        return [choice for choice in _choices(located[1], snapshot.active_phase()) if choice.startswith(argument.value or "")]
+        return [choice for choice in _choices(located[1], docroot.active_phase()) if choice.startswith(argument.value or "")]
 
     return complete
 
 
 def _choices(field: Field, active_phase: str | None) -> list[str]:
-    if field.type == "boolean":
-        return ["true", "false"]
     choices = offered_choices(field, active_phase)
-    return [str(choice) for choice in choices or ()]
+    return [show(choice) for choice in choices] if choices is not None else list(field.type.words)
 
 
 def _routes(commands: list[str], typed: str) -> list[str]:
-    prefix = typed[:1] if typed[:1] in ("_", ":", ";") else "_"
-    return [f"{prefix}{name}" for name in commands if f"{prefix}{name}".startswith(typed or prefix)]
+    routes = [address.prompt_route(name, typed) for name in commands]
+    return [route for route in routes if route.startswith(typed or address.PROMPT_PREFIXES[0])]

@@ -4,6 +4,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+from fastmcp import Context
 from fastmcp.exceptions import ToolError
 from mcp import MCPError
 from mcp_types import (
@@ -16,10 +17,12 @@ from mcp_types import (
     MissingRequiredClientCapabilityErrorData,
 )
 
-from guide.errors import AuthoringError, GuideError
+from guide.errors import AuthoringError, GuideError, MissingInputError
+from guide.server.eras import is_modern
 
 T = TypeVar("T")
 log = logging.getLogger("guide")
+UNEXPECTED = "Guide failed unexpectedly; the server log has the details"
 
 
 class QuietCallerErrors(logging.Filter):
@@ -55,20 +58,32 @@ def missing_capability(message: str) -> MCPError:
     )
 
 
-def to_mcp(error: GuideError) -> MCPError:
+def to_mcp(error: GuideError, *, modern: bool) -> MCPError:
     """The JSON-RPC error a client sees for a Guide error: authoring mistakes are the server's, the rest the caller's."""
+    if modern and isinstance(error, MissingInputError):
+        return missing_capability(str(error))
     code = INTERNAL_ERROR if isinstance(error, AuthoringError) else INVALID_PARAMS
     return MCPError(code=code, message=str(error))
 
 
-async def guarded(work: Callable[[], Awaitable[T]]) -> T:
-    """Run a request's work; Guide errors become MCP errors and nothing else escapes unexplained."""
+async def guarded(ctx: Context, work: Callable[[], Awaitable[T]], *, tool: bool = False) -> T:
+    """Run a request's work and translate whatever it raises, once: an MCP error, or an error result for a tool.
+
+    An unexpected exception is logged with its traceback; the client only learns that Guide failed.
+    """
     try:
         return await work()
     except GuideError as error:
-        raise to_mcp(error) from None
-    except MCPError:
+        translated = to_mcp(error, modern=is_modern(ctx))
+        if tool and translated.error.code != MISSING_REQUIRED_CLIENT_CAPABILITY:
+            raise ToolError(str(error), log_level=logging.INFO) from None
+        raise translated from None
+    except MCPError as error:
+        if tool:
+            raise ToolError(error.error.message, log_level=logging.INFO) from None
         raise
-    except Exception as error:
+    except Exception:
         log.exception("unexpected error while serving a request")
-        raise MCPError(code=INTERNAL_ERROR, message=f"Guide failed unexpectedly: {type(error).__name__}: {error}") from None
+        if tool:
+            raise ToolError(UNEXPECTED) from None
+        raise MCPError(code=INTERNAL_ERROR, message=UNEXPECTED) from None

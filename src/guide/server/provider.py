@@ -1,8 +1,8 @@
 """FastMCP components sourced from the docroot on every request, so edits need no restart (C3).
 
 Every `guide://` read goes to one resource class that hands the address to the
-resolver; listed resources, per-command templates and per-command prompts only
-make the docroot visible to clients that browse.
+route stage; listed resources, per-command templates and per-command prompts
+only make the docroot visible to clients that browse.
 """
 
 from collections.abc import Callable
@@ -14,18 +14,20 @@ from fastmcp.server.dependencies import get_context
 from fastmcp.server.providers import Provider
 from pydantic import PrivateAttr
 
-from guide import uri as addresses
+from guide import address
+from guide.address import Target
+from guide.docroot.caches import PerSnapshot
 from guide.docroot.entrypoints import Entrypoint
-from guide.docroot.index import Docroot, Snapshot
+from guide.docroot.folder import Docroot
+from guide.docroot.snapshot import Snapshot
 from guide.forms.fields import Field
 from guide.forms.values import accepted
-from guide.resolver import find, prompt_target
+from guide.protocol import MIME, ROUTE_PROMPT
+from guide.routes.resolve import resolve, resolve_prompt
 from guide.server.errors import guarded
 from guide.server.interact import serve
 
-MIME = "text/markdown"
 READ_CACHE_SIZE = 1024
-ROUTE_PROMPT = "guide"
 
 
 class GuideResource(Resource):
@@ -35,8 +37,8 @@ class GuideResource(Resource):
 
     async def read(self) -> Any:
         """Resolve this address against the current docroot, asking for input if needed."""
-        address = str(self.uri)
-        return await guarded(lambda: serve(get_context(), self._docroot.snapshot(), addresses.parse_uri(address)))
+        ctx, docroot, uri = get_context(), self._docroot, str(self.uri)
+        return await guarded(ctx, lambda: serve(ctx, docroot, resolve(docroot, address.parse(uri))))
 
 
 class RoutePrompt(Prompt):
@@ -46,16 +48,8 @@ class RoutePrompt(Prompt):
 
     async def render(self, arguments: dict[str, Any] | None = None) -> Any:
         """Read the prompt text as a command route and resolve it."""
-        text = str((arguments or {}).get("command", ""))
-
-        async def work():
-            snapshot = self._docroot.snapshot()
-            segments, tokens = addresses.parse_prompt(text)
-            entrypoint = find(snapshot, addresses.Target("command", segments)).entrypoint
-            keywords, args, wants_help = addresses.read_flags(tokens, entrypoint.listed("argrequired"))
-            return await serve(get_context(), snapshot, prompt_target(segments, keywords, args, wants_help))
-
-        return await guarded(work)
+        ctx, docroot, line = get_context(), self._docroot, str((arguments or {}).get("command", ""))
+        return await guarded(ctx, lambda: serve(ctx, docroot, resolve_prompt(docroot, line)))
 
 
 class CommandPrompt(Prompt):
@@ -67,9 +61,9 @@ class CommandPrompt(Prompt):
     async def render(self, arguments: dict[str, Any] | None = None) -> Any:
         """Resolve the command with the given arguments as keywords."""
         keywords = {name: (str(value),) for name, value in (arguments or {}).items() if value is not None}
-        segments = tuple(self._command.split("/"))
-        target = addresses.Target("command", segments, keywords)
-        return await guarded(lambda: serve(get_context(), self._docroot.snapshot(), target))
+        target = Target("command", tuple(self._command.split("/")), keywords)
+        ctx, docroot = get_context(), self._docroot
+        return await guarded(ctx, lambda: serve(ctx, docroot, resolve(docroot, target)))
 
 
 class DocrootProvider(Provider):
@@ -80,7 +74,7 @@ class DocrootProvider(Provider):
         self.docroot = docroot
         # Reading resolves the address anew each time, so one component per address can be reused.
         self._reads: dict[str, GuideResource] = {}
-        self._lists: dict[str, tuple[Snapshot, list]] = {}
+        self._listings: PerSnapshot[list] = PerSnapshot()
 
     async def get_tasks(self) -> list:
         """No docroot component runs as a background task (so start-up need not list the docroot)."""
@@ -91,9 +85,9 @@ class DocrootProvider(Provider):
 
     def _resources(self, snapshot: Snapshot) -> list[Resource]:
         listed = [self._resource(e.uri, e.name, e.description) for e in snapshot.commands() + snapshot.skills()]
-        listed += [self._resource(f"guide://{path}", path, "document") for path in sorted(snapshot.layout.documents)]
+        listed += [self._resource(address.document_address(path), path, "document") for path in sorted(snapshot.layout.documents)]
         listed += [
-            self._resource(f"guide://${skill}/{member}", f"{skill}/{member}", f"member of skill {skill}")
+            self._resource(address.member_address(skill, member), f"{skill}/{member}", f"member of skill {skill}")
             for (skill, member) in sorted(snapshot.layout.members)
             if snapshot.skill(skill)
         ]
@@ -101,7 +95,7 @@ class DocrootProvider(Provider):
 
     async def _get_resource(self, uri: str, version: Any = None) -> Resource | None:
         uri = str(uri)
-        if not uri.startswith(f"{addresses.SCHEME}://"):
+        if not uri.startswith(address.PREFIX):
             return None
         resource = self._reads.get(uri)
         if resource is None:
@@ -124,22 +118,19 @@ class DocrootProvider(Provider):
         return self._listing("prompts", self._prompts)
 
     def _prompts(self, snapshot: Snapshot) -> list[Prompt]:
-        commands = [self._command_prompt(c) for c in snapshot.commands() if prompt_name(c) != ROUTE_PROMPT]
+        commands = [self._command_prompt(c) for c in snapshot.commands() if address.prompt_name(c.name) != ROUTE_PROMPT]
         return [self._route_prompt(), *commands]
 
     def _listing(self, kind: str, make: Callable[[Snapshot], list]) -> list:
         """A listing made once per docroot snapshot: clients list often, the docroot changes rarely."""
         snapshot = self.docroot.snapshot()
-        made = self._lists.get(kind)
-        if made is None or made[0] is not snapshot:
-            made = self._lists[kind] = (snapshot, make(snapshot))
-        return list(made[1])
+        return list(self._listings.get(snapshot, kind, lambda: make(snapshot)))
 
     async def _get_prompt(self, name: str, version: Any = None) -> Prompt | None:
         if name == ROUTE_PROMPT:
             return self._route_prompt()
-        command = self.docroot.snapshot().command(name.replace(".", "/"))
-        if command is None or prompt_name(command) != name:
+        command = self.docroot.snapshot().command(address.command_of_prompt(name))
+        if command is None or address.prompt_name(command.name) != name:
             return None
         return self._command_prompt(command)
 
@@ -163,21 +154,15 @@ class DocrootProvider(Provider):
             for form in command.forms.forms
             for field in form.fields
         ]
-        prompt = CommandPrompt(name=prompt_name(command), description=command.description or None, arguments=arguments)
+        prompt = CommandPrompt(name=address.prompt_name(command.name), description=command.description or None, arguments=arguments)
         prompt._docroot = self.docroot
         prompt._command = command.name
         return prompt
 
 
-def prompt_name(command: Entrypoint) -> str:
-    """A command's own prompt name: its name with `/` replaced by `.`."""
-    return command.name.replace("/", ".")
-
-
 def template_uri(entrypoint: Entrypoint) -> str:
     """The resource template of an entrypoint: its address with its fields as query keywords."""
-    names = [field.name for form in entrypoint.forms.forms for field in form.fields]
-    return f"{entrypoint.uri}{{?{','.join(names)}}}"
+    return address.template(entrypoint.uri, [field.name for form in entrypoint.forms.forms for field in form.fields])
 
 
 def field_description(field: Field, message: str) -> str:

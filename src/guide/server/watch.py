@@ -8,7 +8,7 @@ from pathlib import Path
 
 from watchfiles import Change, awatch
 
-from guide.docroot.index import Docroot
+from guide.docroot.folder import Docroot
 
 log = logging.getLogger("guide")
 

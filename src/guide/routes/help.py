@@ -1,9 +1,11 @@
 """Built-in help: a listing of entrypoints and a description of one (C3); never asks for input."""
 
+from guide import address
 from guide.docroot.entrypoints import Entrypoint
-from guide.docroot.index import Snapshot
+from guide.docroot.snapshot import Snapshot
 from guide.forms.declare import Form
 from guide.forms.fields import Field, choice_options
+from guide.forms.text import show
 from guide.forms.values import accepted
 
 
@@ -14,7 +16,7 @@ def overview(snapshot: Snapshot) -> str:
     lines += [f"- `{c.uri}`: {c.description}".rstrip(": ") for c in commands] or ["(none)"]
     lines += ["", "## Skills", ""]
     lines += [f"- `{s.uri}`: {s.description}".rstrip(": ") for s in snapshot.skills()] or ["(none)"]
-    lines += ["", "Describe one with `guide://_help/<command>` or `?help` on its address."]
+    lines += ["", f"Describe one with `{address.help_address()}/<command>` or `?help` on its address."]
     return "\n".join(lines) + "\n"
 
 
@@ -41,7 +43,7 @@ def describe(entrypoint: Entrypoint) -> str:
 def _form_lines(form: Form, args: tuple[str, ...]) -> list[str]:
     lines = [f"## Form `{form.id}`", "", form.message]
     if form.when:
-        conditions = " and ".join(f"{name} is {' or '.join(map(_show, values))}" for name, values in form.when.items())
+        conditions = " and ".join(f"{name} is {' or '.join(map(show, values))}" for name, values in form.when.items())
         lines.append(f"Asked when {conditions}.")
     if form.fallback:
         lines.append("If it cannot be answered, the entrypoint renders without it.")
@@ -54,12 +56,12 @@ def _field_line(field: Field, required: bool, args: tuple[str, ...]) -> str:
     supplied_by = f"keyword `{field.name}=`"
     if field.name in args:
         supplied_by += f" or positional arg {args.index(field.name) + 1}"
-    parts = [f"- `{field.name}` ({field.type}{', required' if required else ''}): {accepted(field)}"]
+    parts = [f"- `{field.name}` ({field.type.name}{', required' if required else ''}): {accepted(field)}"]
     titles = [(value, title) for value, title in choice_options(field.schema) if title != value]
     if titles:
         parts.append("choices: " + ", ".join(f"{value} ({title})" for value, title in titles))
     if field.has_default:
-        parts.append(f"default {_show(field.default)}")
+        parts.append(f"default {show(field.default)}")
     if field.source:
         parts.append(f"choices from `{field.source}`")
     description = field.schema.get("description") or field.schema.get("title")
@@ -67,11 +69,3 @@ def _field_line(field: Field, required: bool, args: tuple[str, ...]) -> str:
         parts.append(str(description))
     parts.append(f"supplied by {supplied_by}")
     return "; ".join(parts)
-
-
-def _show(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return ", ".join(map(str, value))
-    return str(value)

@@ -1,0 +1,210 @@
+"""Every `guide://` address and prompt route: parsed and formatted here, and nowhere else (C3).
+
+An address names help, a command (with args and keywords), a skill (with
+keywords), a skill member or a document. `parse` reads one into a `Target`;
+`format` writes a `Target` back, quoting what needs it, so that
+`parse(format(target)) == target`. Prompt routes (`_name`, `:name`, `;name`
+followed by flags) and prompt names are read and written here too. This module
+knows nothing of files.
+"""
+
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Literal
+from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
+
+from guide.errors import InputError, NotFoundError
+
+SCHEME = "guide"
+PREFIX = f"{SCHEME}://"
+COMMAND_MARK = "_"
+SKILL_MARK = "$"
+HELP = "help"
+PROMPT_PREFIXES = ("_", ":", ";")
+"""The marks a prompt route may start with; the first is the canonical one."""
+
+TargetKind = Literal["help", "command", "skill", "member", "document"]
+Keywords = Mapping[str, tuple[str, ...]]
+
+
+@dataclass(frozen=True)
+class Target:
+    """What an address asks for: its kind, path segments, keywords and whether help is wanted.
+
+    `path` holds, by kind: help -> the segments after `_help` (a command name, or
+    nothing for the overview); command -> the decoded segments (its name followed
+    by its args); skill -> (name,); member -> (skill, member path); document -> (path,).
+    """
+
+    kind: TargetKind
+    path: tuple[str, ...]
+    keywords: Keywords = field(default_factory=dict)
+    help: bool = False
+
+
+@dataclass(frozen=True)
+class PromptRoute:
+    """A `guide` prompt line: the command segments it names and the tokens after them."""
+
+    segments: tuple[str, ...]
+    tokens: tuple[str, ...]
+
+
+@lru_cache(maxsize=1024)
+def parse(uri: str) -> Target:
+    """Read a `guide://` address; raise `NotFoundError` for one that names nothing Guide serves.
+
+    Results are shared between callers (the cache): treat a `Target` as read-only.
+    """
+    parts = urlsplit(uri)
+    if parts.scheme != SCHEME:
+        raise NotFoundError(f"{uri} is not a {PREFIX} address")
+    raw = parts.netloc + parts.path
+    keywords, wants_help = _query(parts.query)
+    if raw.startswith(COMMAND_MARK):
+        segments = tuple(unquote(segment) for segment in raw[1:].split("/") if segment)
+        if segments[:1] == (HELP,):
+            return Target("help", segments[1:])
+        if not segments:
+            raise NotFoundError(f"{uri} names no command; {help_address()} lists them")
+        return Target("command", segments, keywords, wants_help)
+    if raw.startswith(SKILL_MARK):
+        name, _, member = raw[1:].partition("/")
+        if member:
+            return Target("member", (unquote(name), unquote(member)))
+        return Target("skill", (unquote(name),), keywords, wants_help)
+    path = unquote(raw).strip("/")
+    if not path:
+        raise NotFoundError(f"{uri} names no document; {help_address()} lists commands and skills")
+    return Target("document", (path,))
+
+
+def format(target: Target) -> str:
+    """The address of a target, quoted so that `parse` reads it back unchanged."""
+    if target.kind == "help":
+        return PREFIX + COMMAND_MARK + "/".join(_segment(part) for part in (HELP, *target.path))
+    if target.kind == "member":
+        skill, member = target.path
+        return f"{PREFIX}{SKILL_MARK}{_segment(skill)}/{quote(member, safe='/')}"
+    if target.kind == "document":
+        return PREFIX + quote(target.path[0], safe="/")
+    mark = COMMAND_MARK if target.kind == "command" else SKILL_MARK
+    address = PREFIX + mark + "/".join(_segment(part) for part in target.path)
+    pairs = [(name, value) for name, values in target.keywords.items() for value in values]
+    if target.help:
+        pairs.append((HELP, ""))
+    return f"{address}?{urlencode(pairs, quote_via=quote)}" if pairs else address
+
+
+def command_address(name: str, args: Sequence[str] = (), keywords: Keywords | None = None) -> str:
+    """The address of a command (`name` may hold `/`), with its args and keywords."""
+    return format(Target("command", (*name.split("/"), *args), keywords or {}))
+
+
+def skill_address(name: str, keywords: Keywords | None = None) -> str:
+    """The address of a skill's entrypoint, with its keywords."""
+    return format(Target("skill", (name,), keywords or {}))
+
+
+def member_address(skill: str, member: str) -> str:
+    """The address of a file inside a skill folder."""
+    return format(Target("member", (skill, member)))
+
+
+def document_address(path: str) -> str:
+    """The address of a document, by its path without extension."""
+    return format(Target("document", (path,)))
+
+
+def help_address(command: str | None = None) -> str:
+    """The address of the help overview, or of one command's description."""
+    return format(Target("help", tuple(command.split("/")) if command else ()))
+
+
+def template(address: str, fields: Sequence[str]) -> str:
+    """A resource template (RFC 6570) of an entrypoint address: its fields as query keywords."""
+    return f"{address}{{?{','.join(fields)}}}"
+
+
+def address_of_template(template_uri: str) -> str:
+    """The entrypoint address a resource template was made from."""
+    return template_uri.split("{", 1)[0]
+
+
+def prompt_name(command: str) -> str:
+    """A command's own prompt name: its name with `/` replaced by `.`."""
+    return command.replace("/", ".")
+
+
+def command_of_prompt(name: str) -> str:
+    """The command a per-command prompt name stands for."""
+    return name.replace(".", "/")
+
+
+def prompt_route(command: str, typed: str = "") -> str:
+    """A prompt route to a command, with the mark the person started typing (`_` by default)."""
+    mark = typed[:1] if typed[:1] in PROMPT_PREFIXES else PROMPT_PREFIXES[0]
+    return mark + command
+
+
+def parse_prompt(text: str) -> PromptRoute:
+    """Split a `guide` prompt line into the command segments and the remaining tokens."""
+    try:
+        tokens = shlex.split(text)
+    except ValueError as error:
+        raise InputError(f"cannot read the prompt text: {error}") from None
+    if not tokens or tokens[0][:1] not in PROMPT_PREFIXES or len(tokens[0]) < 2:
+        raise InputError("a guide prompt starts with a command: _name, :name or ;name, then --flags and args")
+    segments = tuple(segment for segment in tokens[0][1:].split("/") if segment)
+    return PromptRoute(segments, tuple(tokens[1:]))
+
+
+def read_flags(tokens: Sequence[str], argrequired: Sequence[str] = ()) -> tuple[dict[str, tuple[str, ...]], list[str], bool]:
+    """Turn prompt tokens into keywords, positional args and whether `--help` was given.
+
+    `--k=v` gives k the value v; `--k v` does so only for flags in `argrequired`;
+    a bare `--flag` is `true` and `--no-flag` is `false`.
+    """
+    keywords: dict[str, list[str]] = {}
+    args: list[str] = []
+    wants_help = False
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        index += 1
+        if not token.startswith("--") or token == "--":
+            args.append(token)
+            continue
+        name, has_value, value = token[2:].partition("=")
+        if name == HELP and not has_value:
+            wants_help = True
+            continue
+        if not has_value:
+            if name in argrequired:
+                if index >= len(tokens):
+                    raise InputError(f"flag --{name} needs a value")
+                value = tokens[index]
+                index += 1
+            elif name.startswith("no-") and len(name) > 3:
+                name, value = name[3:], "false"
+            else:
+                value = "true"
+        keywords.setdefault(name, []).append(value)
+    return {name: tuple(values) for name, values in keywords.items()}, args, wants_help
+
+
+def _segment(text: str) -> str:
+    return quote(text, safe="")
+
+
+def _query(query: str) -> tuple[dict[str, tuple[str, ...]], bool]:
+    keywords: dict[str, list[str]] = {}
+    wants_help = False
+    for name, value in parse_qsl(query, keep_blank_values=True):
+        if name == HELP:
+            wants_help = True
+            continue
+        keywords.setdefault(name, []).append(value)
+    return {name: tuple(values) for name, values in keywords.items()}, wants_help

@@ -1,0 +1,103 @@
+"""The docroot folder as served: a snapshot refreshed after files change, and the project's phase (C2, C10)."""
+
+import os
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+
+from guide.docroot.caches import PerSnapshot
+from guide.docroot.config import read_config, state_path
+from guide.docroot.entrypoints import Source
+from guide.docroot.layout import scan
+from guide.docroot.phase import PhaseFile
+from guide.docroot.snapshot import Snapshot
+
+RENDER_CACHE_SIZE = 1024
+
+
+class Docroot:
+    """A docroot folder; `snapshot()` gives the current view, refreshed after `invalidate()`."""
+
+    def __init__(self, root: Path, project: Path | None = None):
+        self.root = Path(root).resolve()
+        self.project = Path(project or os.getcwd()).resolve()
+        self.renders: PerSnapshot[str] = PerSnapshot(RENDER_CACHE_SIZE)
+        """Rendered texts of the current snapshot: the same inputs render the same text until a file changes."""
+        self._files: dict[str, tuple[tuple[int, int], Source]] = {}
+        self._snapshot: Snapshot | None = None
+        self._edited: set[str] | None = set()
+        self._last: Snapshot | None = None
+        self._phase = PhaseFile(None)
+        self._lock = threading.Lock()
+
+    def snapshot(self) -> Snapshot:
+        """The current view of the docroot, refreshed if files changed since the last one."""
+        snapshot = self._snapshot
+        if snapshot is None:
+            with self._lock:
+                if self._snapshot is None:
+                    self._snapshot = self._refresh()
+                snapshot = self._snapshot
+        return snapshot
+
+    def invalidate(self, edited: Iterable[Path] | None = None) -> None:
+        """Forget the current view. `edited` names files changed in place; None means anything may have changed."""
+        with self._lock:
+            relative = None if edited is None else {_relative(self.root, path) for path in edited}
+            if relative is None or None in relative or self._edited is None:
+                self._edited = None
+            else:
+                self._edited.update(relative)
+            self._snapshot = None
+
+    def active_phase(self) -> str | None:
+        """The workflow phase the project is in now (C10); the state file is re-read whenever it changes."""
+        path = state_path(self.snapshot().config, self.project)
+        if path != self._phase.path:
+            self._phase = PhaseFile(path)
+        return self._phase.phase()
+
+    def _refresh(self) -> Snapshot:
+        """Re-read only the edited files when nothing else changed; otherwise rescan the folder."""
+        previous, edited = self._last, self._edited
+        self._edited = set()
+        if previous is not None and edited is not None and edited <= previous.sources.keys():
+            if all((self.root / rel).is_file() for rel in edited):
+                sources = {**previous.sources, **{rel: self._read(rel, force=True) for rel in edited}}
+                self._last = Snapshot(self.root, previous.config, previous.layout, sources, previous.config_problems)
+                return self._last
+        self._last = self._build()
+        return self._last
+
+    def _build(self) -> Snapshot:
+        config, config_problems = read_config(self.root)
+        layout = scan(self.root)
+        templates = [*layout.commands.values(), *layout.skills.values(), *layout.partials.values()]
+        sources = {rel: self._read(rel) for rel in templates}
+        self._files = {rel: self._files[rel] for rel in sources if rel in self._files}
+        return Snapshot(self.root, config, layout, sources, tuple(config_problems))
+
+    def _read(self, rel: str, force: bool = False) -> Source:
+        path = self.root / rel
+        try:
+            stat = path.stat()
+        except OSError:
+            return Source(rel, None)  # gone since the scan: the watcher reports it and the next view drops it
+        stamp = (stat.st_mtime_ns, stat.st_size)
+        cached = self._files.get(rel)
+        if cached and cached[0] == stamp and not force:
+            return cached[1]
+        try:
+            text: str | None = path.read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError):
+            text = None
+        source = Source(rel, text)
+        self._files[rel] = (stamp, source)
+        return source
+
+
+def _relative(root: Path, path: Path) -> str | None:
+    try:
+        return Path(path).resolve().relative_to(root).as_posix()
+    except ValueError:
+        return None

@@ -1,0 +1,180 @@
+"""One consistent view of the docroot: which file each name refers to (C2, C4).
+
+A snapshot never changes once made: a new one replaces it when files change.
+Files are parsed, and entrypoints built, the first time something asks; what was
+built is kept in the snapshot's `EntrypointTable` and lives exactly as long as it.
+"""
+
+import gc
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from guide.docroot import entrypoints
+from guide.docroot.config import REQUIRES, Config
+from guide.docroot.entrypoints import Entrypoint, Kind, Source
+from guide.docroot.frontmatter import FrontmatterError
+from guide.docroot.layout import Layout
+from guide.errors import Problem
+
+
+class EntrypointTable:
+    """Entrypoints and whole listings of one snapshot, each built once on first use."""
+
+    def __init__(self) -> None:
+        self._built: dict[tuple[Kind, str], Entrypoint] = {}
+        self._listings: dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[Kind, str], build: Callable[[], Entrypoint]) -> Entrypoint:
+        """The entrypoint under `key`, built now if it was not yet."""
+        found = self._built.get(key)
+        if found is None:
+            built = build()
+            with self._lock:
+                found = self._built.setdefault(key, built)
+        return found
+
+    def listing(self, name: str, make: Callable[[], Any]) -> Any:
+        """A result over many entrypoints (a listing, every problem), made once."""
+        if name not in self._listings:
+            with _collector_paused():
+                made = make()
+            with self._lock:
+                self._listings.setdefault(name, made)
+        return self._listings[name]
+
+
+@dataclass(frozen=True, eq=False)
+class Snapshot:
+    """The docroot at one moment: its configuration, layout and template files."""
+
+    root: Path
+    config: Config
+    layout: Layout
+    sources: Mapping[str, Source]
+    config_problems: tuple[Problem, ...] = ()
+    built: EntrypointTable = field(default_factory=EntrypointTable, repr=False)
+
+    def entrypoint(self, kind: Kind, name: str) -> Entrypoint:
+        """The built entrypoint of that kind and name (which must exist in the layout)."""
+        source = self.sources[self._table(kind)[name]]
+        return self.built.get((kind, name), lambda: entrypoints.build(kind, name, source, self.partials, self.config))
+
+    def command(self, name: str) -> Entrypoint | None:
+        """The command answering to a name or alias, if it applies to this configuration."""
+        name = name if name in self.layout.commands else self.aliases.get(name, name)
+        return self.entrypoint("command", name) if self._applies("command", name) else None
+
+    def skill(self, name: str) -> Entrypoint | None:
+        """The skill of that name, if it applies to this configuration."""
+        return self.entrypoint("skill", name) if self._applies("skill", name) else None
+
+    def find_command(self, segments: tuple[str, ...]) -> tuple[Entrypoint, tuple[str, ...]] | None:
+        """The command named by the longest leading run of `segments`, and the segments left as its args."""
+        for length in range(min(len(segments), self.name_depth), 0, -1):
+            command = self.command("/".join(segments[:length]))
+            if command is not None:
+                return command, segments[length:]
+        return None
+
+    def commands(self) -> list[Entrypoint]:
+        """Every command that applies, sorted by name."""
+        return self.built.listing("commands", lambda: self._every("command"))
+
+    def skills(self) -> list[Entrypoint]:
+        """Every skill that applies, sorted by name."""
+        return self.built.listing("skills", lambda: self._every("skill"))
+
+    @cached_property
+    def name_depth(self) -> int:
+        """The most segments any command name or alias has: no longer run of an address can name one."""
+        return max((name.count("/") + 1 for name in (*self.layout.commands, *self.aliases)), default=0)
+
+    @cached_property
+    def aliases(self) -> dict[str, str]:
+        """Each alias of an applying command, mapped to the command's name."""
+        found: dict[str, str] = {}
+        for name, rel in sorted(self.layout.commands.items()):
+            source = self.sources[rel]
+            if not source.may_mention("aliases") or not self._applies("command", name):
+                continue
+            aliases = source.parsed.meta.get("aliases") if not isinstance(source.parsed, FrontmatterError) else None
+            for alias in aliases if isinstance(aliases, list) else ():
+                if isinstance(alias, str) and alias not in self.layout.commands:
+                    found.setdefault(alias, name)
+        return found
+
+    @cached_property
+    def partials(self) -> dict[str, Source]:
+        """Every partial by name, as read."""
+        return {name: self.sources[rel] for name, rel in self.layout.partials.items()}
+
+    @cached_property
+    def partial_bodies(self) -> dict[str, str]:
+        """The body of each partial whose `requires-*` hold, for `{{>name}}` (C9)."""
+        bodies = {}
+        for name, source in self.partials.items():
+            if not isinstance(source.parsed, FrontmatterError) and self.config.allows(source.parsed.meta):
+                bodies[name] = source.parsed.body
+        return bodies
+
+    def member(self, skill: str, member: str) -> Path | None:
+        """The file of a skill member, if the skill applies and has it."""
+        rel = self.layout.members.get((skill, member))
+        return self.root / rel if rel and self.skill(skill) else None
+
+    def document(self, path: str) -> Path | None:
+        """The file of a document addressed by its path without extension."""
+        rel = self.layout.documents.get(path)
+        return self.root / rel if rel else None
+
+    def problems(self) -> list[Problem]:
+        """Every authoring problem of the docroot: config, layout, partials and entrypoints."""
+        return self.built.listing("problems", self._problems)
+
+    def _problems(self) -> list[Problem]:
+        found = list(self.config_problems) + list(self.layout.problems)
+        for source in self.partials.values():
+            found += entrypoints.partial_problems(source, self.config)
+        for kind in ("command", "skill"):
+            for name in self._table(kind):
+                found += self.entrypoint(kind, name).problems
+        return sorted(set(found), key=lambda p: (p.path, p.line or 0, p.message))
+
+    def _every(self, kind: Kind) -> list[Entrypoint]:
+        return [self.entrypoint(kind, name) for name in sorted(self._table(kind)) if self._applies(kind, name)]
+
+    def _table(self, kind: Kind) -> dict[str, str]:
+        return self.layout.commands if kind == "command" else self.layout.skills
+
+    def _applies(self, kind: Kind, name: str) -> bool:
+        rel = self._table(kind).get(name)
+        if rel is None:
+            return False
+        source = self.sources[rel]
+        if not source.may_mention(REQUIRES) or isinstance(source.parsed, FrontmatterError):
+            return True
+        return self.config.allows(source.parsed.meta)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Build many entrypoints without the cyclic garbage collector re-scanning them meanwhile.
+
+    A bulk build makes many long-lived objects and no garbage cycles, yet each new
+    object counts towards the next collection: at 10k entrypoints the repeated full
+    collections took a quarter of the time. This runs once per snapshot and listing,
+    never per request; nothing is frozen, so no garbage outlives its collection.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()

@@ -1,0 +1,173 @@
+"""Constraint keywords of a field schema (C5, C6): how each is declared, checked and described.
+
+Each keyword is named after the JSON Schema keyword it enforces. A field type
+lists the keywords it takes (see `guide.forms.types`); adding a constraint, or a
+string `format`, is one entry in this module.
+"""
+
+import datetime
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+import re2
+
+from guide.forms.text import show
+
+_REGEX_OPTIONS = re2.Options()
+_REGEX_OPTIONS.log_errors = False
+_EMAIL = re.compile(r"[^@\s]+@[^@\s.]+(\.[^@\s.]+)*")
+
+
+class DeclarationError(ValueError):
+    """A keyword's declared value is unusable; the message says what it takes."""
+
+
+@dataclass(frozen=True)
+class Keyword:
+    """One constraint keyword: read its declared value, check a value against it, describe it.
+
+    `read` turns the declared value into the bound used by `check` (a compiled
+    pattern, say) or raises `DeclarationError`; `check` returns a problem or None.
+    """
+
+    name: str
+    read: Callable[[Any], Any]
+    check: Callable[[Any, Any], str | None]
+    describe: Callable[[Any], str]
+
+
+def _number(key: str) -> Callable[[Any], Any]:
+    def read(value: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or abs(value) == float("inf"):
+            raise DeclarationError(f"`{key}` must be a number")
+        return value
+
+    return read
+
+
+def _count(key: str) -> Callable[[Any], Any]:
+    def read(value: Any) -> int:
+        whole = isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+        if isinstance(value, bool) or not whole or value < 0:
+            raise DeclarationError(f"`{key}` must be a whole number of at least 0")
+        return int(value)
+
+    return read
+
+
+def compile_pattern(pattern: str) -> Any:
+    """Compile a `pattern` with an engine whose matching time is linear in the input."""
+    return re2.compile(pattern, _REGEX_OPTIONS)
+
+
+def _read_pattern(pattern: Any) -> Any:
+    if not isinstance(pattern, str) or not pattern:
+        raise DeclarationError("`pattern` must be a non-empty regular expression")
+    try:
+        return compile_pattern(pattern)
+    except re2.error as error:
+        reason = error.args[0].decode() if error.args and isinstance(error.args[0], bytes) else str(error)
+        raise DeclarationError(
+            f"`pattern` {pattern!r} is not a valid regular expression ({reason}); lookarounds and backreferences are not supported"
+        ) from None
+
+
+def _is_uri(text: str) -> bool:
+    parts = urlsplit(text)
+    return bool(re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]*", parts.scheme)) and bool(parts.netloc or parts.path) and " " not in text
+
+
+def _is_date(text: str) -> bool:
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        return False
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_date_time(text: str) -> bool:
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})", text):
+        return False
+    try:
+        datetime.datetime.fromisoformat(text.upper().replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
+
+
+FORMATS: Mapping[str, Callable[[str], bool]] = {
+    "email": lambda text: _EMAIL.fullmatch(text) is not None,
+    "uri": _is_uri,
+    "date": _is_date,
+    "date-time": _is_date_time,
+}
+"""Each string `format` Guide checks, with its check."""
+
+
+def _read_format(name: Any) -> str:
+    if name not in FORMATS:
+        raise DeclarationError(f"has unknown format {name!r}; accepted: {', '.join(FORMATS)}")
+    return name
+
+
+KEYWORDS: Mapping[str, Keyword] = {
+    keyword.name: keyword
+    for keyword in (
+        Keyword(
+            "minimum",
+            _number("minimum"),
+            lambda bound, value: f"{show(value)} is less than the minimum {show(bound)}" if value < bound else None,
+            lambda bound: f"at least {show(bound)}",
+        ),
+        Keyword(
+            "maximum",
+            _number("maximum"),
+            lambda bound, value: f"{show(value)} is greater than the maximum {show(bound)}" if value > bound else None,
+            lambda bound: f"at most {show(bound)}",
+        ),
+        Keyword(
+            "minLength",
+            _count("minLength"),
+            lambda bound, value: f"{value!r} is shorter than {bound} characters" if len(value) < bound else None,
+            lambda bound: f"of at least {bound} characters",
+        ),
+        Keyword(
+            "maxLength",
+            _count("maxLength"),
+            lambda bound, value: f"{value!r} is longer than {bound} characters" if len(value) > bound else None,
+            lambda bound: f"of at most {bound} characters",
+        ),
+        Keyword(
+            "pattern",
+            _read_pattern,
+            lambda matcher, value: f"{value!r} does not match the pattern" if matcher.fullmatch(value) is None else None,
+            lambda matcher: f"matching {matcher.pattern}",
+        ),
+        Keyword(
+            "format",
+            _read_format,
+            lambda name, value: None if FORMATS[name](value) else f"{value!r} is not a valid {name}",
+            lambda name: f"in {name} format",
+        ),
+        Keyword(
+            "minItems",
+            _count("minItems"),
+            lambda bound, value: f"selects {len(value)}; at least {bound} required" if len(value) < bound else None,
+            lambda bound: f"at least {bound} of them",
+        ),
+        Keyword(
+            "maxItems",
+            _count("maxItems"),
+            lambda bound, value: f"selects {len(value)}; at most {bound} allowed" if len(value) > bound else None,
+            lambda bound: f"at most {bound} of them",
+        ),
+    )
+}
+
+PAIRS = (("minimum", "maximum"), ("minLength", "maxLength"), ("minItems", "maxItems"))
+"""Lower and upper bounds that must not cross."""

@@ -1,0 +1,25 @@
+"""How a value reads as text, wherever Guide shows one: messages, help, completions and rendered templates."""
+
+from typing import Any
+
+
+def show(value: Any) -> str:
+    """A value as a person writes it: JSON's words for booleans, nothing for null, `3` for 3.0, lists comma-separated."""
+    return _text(value, shorten=True)
+
+
+def template_text(value: Any) -> str:
+    """A value as a template renders it: like `show`, but a number keeps the type it has (`3.0` stays `3.0`, C6)."""
+    return _text(value, shorten=False)
+
+
+def _text(value: Any, shorten: bool) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if shorten and isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_text(item, shorten) for item in value)
+    return str(value)

@@ -1,0 +1,8 @@
+"""Names Guide puts on the MCP wire, shared by the server and the `guide try` client."""
+
+SERVER_NAME = "guide"
+ROUTE_PROMPT = "guide"
+"""The prompt that takes a command route (`_review --mode=branch`)."""
+MIME = "text/markdown"
+FORM_META = "guide/form"
+"""The `_meta` key of an elicitation request that names the Guide form it asks for."""

@@ -1,0 +1,100 @@
+"""Resolve a target against the docroot: the text of what never asks, or a call of an entrypoint (C3).
+
+Every route ends here: resource reads, the `guide` prompt, per-command prompts
+and the `read_resource` tool. A call is resolved once; the server then drives it
+in the client's protocol era and hands the outcome to `guide.routes.finish`.
+"""
+
+from dataclasses import dataclass
+
+from guide import address
+from guide.address import Keywords, Target
+from guide.docroot.entrypoints import Entrypoint
+from guide.docroot.folder import Docroot
+from guide.docroot.snapshot import Snapshot
+from guide.errors import AuthoringError, NotFoundError
+from guide.forms.resolve import Request
+from guide.routes import help as help_text
+
+HELP_HINT = f"{address.help_address()} lists the commands and skills"
+
+
+@dataclass(frozen=True)
+class Call:
+    """An entrypoint with the keywords and args one request brings, in the snapshot it was found in."""
+
+    snapshot: Snapshot
+    entrypoint: Entrypoint
+    keywords: Keywords
+    args: tuple[str, ...]
+    active_phase: str | None
+
+    def request(self, *, can_elicit: bool) -> Request:
+        """The core's view of this call, for a client that can (or cannot) answer forms."""
+        entrypoint = self.entrypoint
+        return Request(
+            entrypoint=entrypoint.uri,
+            forms=entrypoint.forms,
+            keywords=self.keywords,
+            args=self.args,
+            arg_fields=entrypoint.listed("args"),
+            active_phase=self.active_phase,
+            can_elicit=can_elicit,
+        )
+
+
+def resolve(docroot: Docroot, target: Target) -> str | Call:
+    """The text of help, a document or a skill member, or the call of a command or skill."""
+    snapshot = docroot.snapshot()
+    if target.kind == "help":
+        if not target.path:
+            return help_text.overview(snapshot)
+        return help_text.describe(_command(snapshot, target.path)[0])
+    if target.kind == "member":
+        path = snapshot.member(*target.path)
+        if path is None:
+            raise NotFoundError(f"skill {target.path[0]} has no member {target.path[1]}; {HELP_HINT}")
+        return path.read_text(encoding="utf-8")
+    if target.kind == "document":
+        path = snapshot.document(target.path[0])
+        if path is None:
+            raise NotFoundError(f"no document {target.path[0]}; {HELP_HINT}")
+        return path.read_text(encoding="utf-8")
+    if target.kind == "skill":
+        entrypoint, args = _skill(snapshot, target.path[0]), ()
+    else:
+        entrypoint, args = _command(snapshot, target.path)
+    if target.help:
+        return help_text.describe(entrypoint)
+    return _call(docroot, snapshot, entrypoint, target.keywords, args)
+
+
+def resolve_prompt(docroot: Docroot, line: str) -> str | Call:
+    """The help text or the call a `guide` prompt line names (`_name`, `:name` or `;name`, then flags and args)."""
+    route = address.parse_prompt(line)
+    snapshot = docroot.snapshot()
+    entrypoint, args = _command(snapshot, route.segments)
+    keywords, positional, wants_help = address.read_flags(route.tokens, entrypoint.listed("argrequired"))
+    if wants_help:
+        return help_text.describe(entrypoint)
+    return _call(docroot, snapshot, entrypoint, keywords, (*args, *positional))
+
+
+def _call(docroot: Docroot, snapshot: Snapshot, entrypoint: Entrypoint, keywords: Keywords, args: tuple[str, ...]) -> Call:
+    if entrypoint.problems:
+        raise AuthoringError(list(entrypoint.problems))
+    return Call(snapshot, entrypoint, keywords, tuple(args), docroot.active_phase())
+
+
+def _command(snapshot: Snapshot, segments: tuple[str, ...]) -> tuple[Entrypoint, tuple[str, ...]]:
+    found = snapshot.find_command(segments)
+    if found is None:
+        raise NotFoundError(f"no command {'/'.join(segments)}; {HELP_HINT}")
+    return found
+
+
+def _skill(snapshot: Snapshot, name: str) -> Entrypoint:
+    skill = snapshot.skill(name)
+    if skill is None:
+        raise NotFoundError(f"no skill {name}; {HELP_HINT}")
+    return skill
