@@ -1,5 +1,6 @@
 """The code passes the project's lint rules (ruff, configured in pyproject.toml)."""
 
+import ast
 import shutil
 import subprocess
 import sys
@@ -16,3 +17,24 @@ def test_ruff_finds_nothing():
         pytest.skip("ruff is not installed")
     done = subprocess.run([ruff, "check", "src", "tests", "bench"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+FORBIDDEN_IN_CORE = ("fastmcp", "mcp", "mcp_types", "starlette", "os", "pathlib", "io", "shutil", "socket", "subprocess", "time", "asyncio")
+
+
+def test_the_forms_core_imports_no_protocol_or_io_module_and_opens_no_file():
+    for path in sorted((ROOT / "src" / "guide" / "forms").glob("*.py")):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            for name in names:
+                assert name.split(".")[0] not in FORBIDDEN_IN_CORE, f"{path.name} imports {name}"
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "open":
+                raise AssertionError(f"{path.name} opens a file")
+        for function in (node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))):
+            inner = [node for node in ast.walk(function) if isinstance(node, (ast.Import, ast.ImportFrom))]
+            assert not inner, f"{path.name}: {function.name} imports inside a function"

@@ -2,26 +2,11 @@
 
 import pytest
 
+from forms.conftest import declared, form, issues_of
 from guide.forms.combine import combine
 from guide.forms.declare import declare_forms, declared_names
 
 PHASES = ("discussion", "planning", "review")
-
-
-def form(properties, required=None, **extra):
-    """A form declaration with a message and an object schema."""
-    schema = {"type": "object", "properties": properties}
-    if required is not None:
-        schema["required"] = required
-    return {"message": "Answer this.", "schema": schema, **extra}
-
-
-def issues_of(elicitation, **options):
-    """Every issue of one file's elicitation: its own checks, then those across forms."""
-    forms, issues = declare_forms(elicitation, origin="_commands/c.md", **options)
-    if issues:
-        return issues
-    return combine(forms, declared_names(elicitation))[1]
 
 
 def field_issues(schema, **options):
@@ -35,13 +20,6 @@ def only_issue(issues, *, form=None, field=None, says):
     assert (issue.form, issue.field) == (form, field), issue
     assert says in issue.message, issue.message
     return issue
-
-
-def accepted(elicitation, **options):
-    forms, issues = declare_forms(elicitation, origin="_commands/c.md", **options)
-    form_set, more = combine(forms, declared_names(elicitation))
-    assert issues + more == []
-    return form_set
 
 
 # Authoring errors of the form itself
@@ -315,7 +293,7 @@ def test_c5_every_string_shape_is_accepted():
         "titled": {"type": "string", "oneOf": [{"const": "q", "title": "Quick"}, {"const": "t", "title": "Thorough"}]},
         "legacy": {"type": "string", "enum": ["dev", "pm"], "enumNames": ["Developer", "Product"]},
     }
-    fields = accepted({"f": form(properties)}).forms[0]
+    fields = declared({"f": form(properties)}).forms[0]
     assert fields.field("untitled").choices == ("a", "b")
     assert fields.field("titled").choices == ("q", "t")
     assert fields.field("legacy").choices == ("dev", "pm")
@@ -330,7 +308,7 @@ def test_c5_number_and_boolean_shapes_are_accepted():
         "ratio": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.5},
         "flag": {"type": "boolean", "description": "On?", "default": False},
     }
-    forms = accepted({"f": form(properties, required=["count"])}).forms
+    forms = declared({"f": form(properties, required=["count"])}).forms
     assert forms[0].field("level").choices == (1, 2, 3)
     assert forms[0].required == ("count",)
 
@@ -340,14 +318,14 @@ def test_c5_both_multi_select_shapes_are_accepted():
         "tools": {"type": "array", "items": {"type": "string", "enum": ["ci", "chat"]}, "minItems": 1, "maxItems": 2, "default": ["ci"]},
         "extras": {"type": "array", "items": {"anyOf": [{"const": "pair", "title": "Pairing"}, {"const": "read", "title": "Reading"}]}},
     }
-    form_ = accepted({"f": form(properties)}).forms[0]
+    form_ = declared({"f": form(properties)}).forms[0]
     assert form_.field("tools").choices == ("ci", "chat")
     assert form_.field("extras").choices == ("pair", "read")
 
 
 def test_c10_workflow_phase_source_takes_the_enabled_phases():
     schema = {"type": "string", "source": "workflow-phases"}
-    form_ = accepted({"f": form({"phase": schema})}, allow_source=True, phases=PHASES).forms[0]
+    form_ = declared({"f": form({"phase": schema})}, allow_source=True, phases=PHASES).forms[0]
     assert form_.field("phase").choices == PHASES
 
 
@@ -358,7 +336,7 @@ def test_c5_when_fallback_and_order_are_kept():
         "strictness": form({"strict": {"type": "boolean"}}),
         "detail": form({"why": {"type": "string"}}, when={"strict": True}),
     }
-    form_set = accepted(elicitation)
+    form_set = declared(elicitation)
     assert [f.id for f in form_set.forms] == ["target", "reference", "strictness", "detail"]
     assert form_set.forms[1].when == {"mode": ("branch",)} and form_set.forms[1].fallback
     assert not form_set.forms[0].fallback
@@ -366,12 +344,12 @@ def test_c5_when_fallback_and_order_are_kept():
 
 
 def test_c5_fallback_render_for_all_forms():
-    form_set = accepted({"a": form({"x": {"type": "string"}}), "b": form({"y": {"type": "string"}})}, fallback_all="render")
+    form_set = declared({"a": form({"x": {"type": "string"}}), "b": form({"y": {"type": "string"}})}, fallback_all="render")
     assert all(f.fallback for f in form_set.forms)
 
 
 def test_c8_digest_changes_when_a_form_changes():
-    first = accepted({"f": form({"x": {"type": "string"}})})
-    same = accepted({"f": form({"x": {"type": "string"}})})
-    edited = accepted({"f": form({"x": {"type": "string", "maxLength": 3}})})
+    first = declared({"f": form({"x": {"type": "string"}})})
+    same = declared({"f": form({"x": {"type": "string"}})})
+    edited = declared({"f": form({"x": {"type": "string", "maxLength": 3}})})
     assert first.digest == same.digest != edited.digest

@@ -3,9 +3,8 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from forms.conftest import declared
 from guide.forms import state
-from guide.forms.combine import combine
-from guide.forms.declare import declare_forms
 from guide.forms.resolve import Answer, Ask, Fail, Render, Request, step
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -71,9 +70,7 @@ def scenarios(draw):
         if draw(st.integers(0, 3)) == 0:
             declaration["fallback"] = "render"
         elicitation[f"form{index}"] = declaration
-    forms, issues = declare_forms(elicitation, origin="_commands/c.md")
-    form_set, more = combine(forms)
-    assert issues + more == []
+    form_set = declared(elicitation)
     keyword_values = {}
     for name in draw(st.lists(st.sampled_from(sorted(kinds)), unique=True, max_size=2)):
         keyword_values[name] = draw(valid_values(kinds[name]))

@@ -2,16 +2,11 @@
 
 import pytest
 
-from guide.forms.combine import combine
-from guide.forms.declare import declare_forms
+from forms.conftest import declared, form
 from guide.forms.resolve import Answer, Ask, Fail, Progress, Render, Request, step
 
 MODES = ["uncommitted", "branch", "pull-request"]
 PHASES = ("discussion", "planning", "review")
-
-
-def form(properties, required=(), **extra):
-    return {"message": "Answer this.", "schema": {"type": "object", "properties": properties, "required": list(required)}, **extra}
 
 
 REVIEW = {
@@ -20,17 +15,10 @@ REVIEW = {
 }
 
 
-def forms(elicitation, **options):
-    declared, issues = declare_forms(elicitation, origin="_commands/c.md", **options)
-    form_set, more = combine(declared)
-    assert issues + more == []
-    return form_set
-
-
 def request(elicitation, keywords=None, **options):
     words = {name: (value,) if isinstance(value, str) else tuple(value) for name, value in (keywords or {}).items()}
     declare_options = {key: options.pop(key) for key in ("fallback_all", "allow_source", "phases") if key in options}
-    return Request("c", forms(elicitation, **declare_options), words, **options)
+    return Request("c", declared(elicitation, **declare_options), words, **options)
 
 
 def asked(outcome):

@@ -4,9 +4,8 @@ import json
 
 import pytest
 
+from forms.conftest import declared
 from guide.errors import StateError
-from guide.forms.combine import combine
-from guide.forms.declare import declare_forms
 from guide.forms.resolve import Answer, Progress, Render, Request, step
 from guide.forms.state import decode, encode
 
@@ -21,10 +20,7 @@ def forms(max_length=20):
         "reference": {"message": "Which?", "when": {"mode": "branch"}, "schema": {
             "type": "object", "properties": {"reference": {"type": "string", "maxLength": max_length}}, "required": ["reference"]}},
     }
-    declared, issues = declare_forms(elicitation, origin="_commands/review.md")
-    form_set, more = combine(declared)
-    assert issues + more == []
-    return form_set
+    return declared(elicitation, origin="_commands/review.md")
 
 
 REQUEST = Request("command:review", forms(), {"depth": ("quick",), "tag": ("a", "b")}, ("x",))

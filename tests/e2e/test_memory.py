@@ -1,0 +1,42 @@
+"""A long-running server does not accumulate objects: help, completions and listings leave nothing behind."""
+
+import gc
+
+from e2e_support import read
+from mcp_types import PromptReference
+
+WARM_UP = 200
+REQUESTS = 2000
+SLACK = 500
+"""Objects the process may gain over 2,000 requests for reasons unrelated to them (caches that fill once, interned names)."""
+
+
+async def _one_round(client, index: int) -> None:
+    kind = index % 5
+    if kind == 0:
+        await read(client, "guide://_help")
+    elif kind == 1:
+        await client.complete(PromptReference(name="guide"), {"name": "command", "value": "_"})
+    elif kind == 2:
+        await client.list_resources()
+    elif kind == 3:
+        await client.list_prompts()
+    else:
+        await read(client, "guide://_help/review")
+
+
+def _tracked() -> int:
+    gc.collect()
+    return len(gc.get_objects())
+
+
+async def test_requests_do_not_grow_the_tracked_objects_or_freeze_any(server, connect):
+    async with connect(server) as client:
+        for index in range(WARM_UP):
+            await _one_round(client, index)
+        before, frozen = _tracked(), gc.get_freeze_count()
+        for index in range(REQUESTS):
+            await _one_round(client, index)
+        after = _tracked()
+    assert gc.get_freeze_count() == frozen
+    assert after - before < SLACK, f"{after - before} more tracked objects after {REQUESTS} requests"

@@ -1,0 +1,88 @@
+"""C3: every guide:// address is parsed and formatted by one module, and the two are inverses."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from guide import address
+from guide.address import Target
+from guide.errors import InputError, NotFoundError
+
+# Text with the characters that need quoting in an address: separators, percent signs, spaces, non-ASCII.
+TRICKY = st.text(alphabet=st.sampled_from(list("ab/%&=?#+ é字-_.~$:")), min_size=1, max_size=12)
+SEGMENT = TRICKY.filter(lambda text: text.strip("/") == text and "/" not in text)
+NAME = st.from_regex(r"[a-z0-9]+(-[a-z0-9]+)*", fullmatch=True).filter(lambda name: name != "help")
+KEYWORDS = st.dictionaries(TRICKY.filter(lambda name: name != "help"), st.lists(st.text(max_size=8), min_size=1, max_size=3).map(tuple), max_size=3)
+
+
+@settings(max_examples=300)
+@given(name=st.lists(NAME, min_size=1, max_size=3), args=st.lists(SEGMENT, max_size=3), keywords=KEYWORDS, wants_help=st.booleans())
+def test_c3_command_address_round_trips(name, args, keywords, wants_help):
+    target = Target("command", (*name, *args), keywords, wants_help)
+    assert address.parse(address.format(target)) == target
+
+
+@settings(max_examples=200)
+@given(name=NAME, keywords=KEYWORDS, wants_help=st.booleans())
+def test_c3_skill_address_round_trips(name, keywords, wants_help):
+    target = Target("skill", (name,), keywords, wants_help)
+    assert address.parse(address.format(target)) == target
+
+
+@settings(max_examples=200)
+@given(skill=NAME, member=st.lists(SEGMENT, min_size=1, max_size=3).map("/".join))
+def test_c3_member_address_round_trips(skill, member):
+    target = Target("member", (skill, member))
+    assert address.parse(address.format(target)) == target
+
+
+@settings(max_examples=200)
+@given(path=st.lists(SEGMENT.filter(lambda s: s[0] not in "_$"), min_size=1, max_size=3).map("/".join))
+def test_c3_document_address_round_trips(path):
+    target = Target("document", (path,))
+    assert address.parse(address.format(target)) == target
+
+
+@given(command=st.lists(NAME, max_size=2))
+def test_c3_help_address_round_trips(command):
+    target = Target("help", tuple(command))
+    assert address.parse(address.format(target)) == target
+
+
+def test_c3_builders_write_the_documented_addresses():
+    assert address.command_address("review") == "guide://_review"
+    assert address.command_address("workflow/phase", ["planning"]) == "guide://_workflow/phase/planning"
+    assert address.command_address("review", ["feature/x"], {"mode": ("branch",)}) == "guide://_review/feature%2Fx?mode=branch"
+    assert address.skill_address("workflow-review", {"mode": ("phase",)}) == "guide://$workflow-review?mode=phase"
+    assert address.member_address("workflow-review", "checklist.md") == "guide://$workflow-review/checklist.md"
+    assert address.document_address("lang/python") == "guide://lang/python"
+    assert address.help_address() == "guide://_help" and address.help_address("review") == "guide://_help/review"
+    assert address.template("guide://_review", ["mode", "reference"]) == "guide://_review{?mode,reference}"
+    assert address.address_of_template("guide://$workflow-review{?mode}") == "guide://$workflow-review"
+
+
+def test_c3_keywords_keep_ampersands_equals_spaces_and_non_ascii():
+    keywords = {"note": ("a&b=c d",), "naïve": ("日本",)}
+    uri = address.command_address("review", keywords=keywords)
+    assert "&b" not in uri and " " not in uri
+    assert address.parse(uri).keywords == keywords
+
+
+def test_c3_prompt_names_and_routes():
+    assert address.prompt_name("workflow/phase") == "workflow.phase"
+    assert address.command_of_prompt("workflow.phase") == "workflow/phase"
+    assert [address.prompt_route("review", typed) for typed in ("", ":re", ";", "_r")] == ["_review", ":review", ";review", "_review"]
+    route = address.parse_prompt(":workflow/phase --to=review extra")
+    assert route == address.PromptRoute(("workflow", "phase"), ("--to=review", "extra"))
+
+
+@pytest.mark.parametrize("uri", ["http://example.com/x", "guide://_", "guide://"])
+def test_c3_addresses_that_name_nothing(uri):
+    with pytest.raises(NotFoundError):
+        address.parse(uri)
+
+
+@pytest.mark.parametrize("line", ["", "review", "_", "'unclosed"])
+def test_c3_prompt_lines_that_name_no_command(line):
+    with pytest.raises(InputError):
+        address.parse_prompt(line)
