@@ -1,5 +1,6 @@
 """The docroot folder as served: a snapshot refreshed after files change, and the project's phase (C2, C10)."""
 
+import gc
 import os
 import threading
 from collections.abc import Iterable
@@ -61,6 +62,7 @@ class Docroot:
         """Re-read only the edited files when nothing else changed; otherwise rescan the folder."""
         previous, edited = self._last, self._edited
         self._edited = set()
+        gc.unfreeze()  # what the old snapshot's bulk builds froze may be collected again
         if previous is not None and edited is not None and edited <= previous.sources.keys():
             if all((self.root / rel).is_file() for rel in edited):
                 sources = {**previous.sources, **{rel: self._read(rel, force=True) for rel in edited}}
