@@ -5,8 +5,8 @@ import textwrap
 
 import pytest
 
-import guide.docroot.entrypoints as entrypoints_module
 import guide.docroot.folder as folder_module
+import guide.docroot.sources as sources_module
 from guide.docroot.folder import Docroot
 
 
@@ -178,10 +178,17 @@ def test_c5_form_errors_point_at_the_key(tmp_path):
     assert (path, line, form, field) == ("_commands/a.md", 10, "f", "x") and "'strin'" in message
 
 
-def test_c4_unknown_frontmatter_key(tmp_path):
-    snap = snapshot(tmp_path, {"_commands/a.md": "---\ndescription: d\nnmae: x\n---\nb\n"})
+def test_c5_near_miss_frontmatter_key_is_an_error_naming_the_key(tmp_path):
+    snap = snapshot(tmp_path, {"_skills/s/SKILL.md": "---\ndescription: d\nnmae: s\n---\nb\n"})
     [(path, line, _, _, message)] = problems_of(snap)
-    assert (path, line) == ("_commands/a.md", 3) and "`nmae`" in message
+    assert (path, line) == ("_skills/s/SKILL.md", 3) and "`nmae`; did you mean `name`?" in message
+
+
+def test_c5_stranger_frontmatter_key_is_a_note(tmp_path):
+    snap = snapshot(tmp_path, {"_commands/a.md": "---\ndescription: d\nnmae: x\n---\nb\n"})
+    assert problems_of(snap) == []
+    [note] = snap.notes()
+    assert (note.path, note.line) == ("_commands/a.md", 3) and "`nmae`" in note.message
 
 
 def test_c5_source_on_a_skill_is_an_error(tmp_path):
@@ -329,8 +336,8 @@ def test_c2_edited_file_is_re_read_after_invalidate_and_others_are_not(tmp_path,
     write(tmp_path, "_commands/a.md", "---\ndescription: one\n---\nb\n")
     write(tmp_path, "_commands/b.md", "---\ndescription: two\n---\nb\n")
     parsed = []
-    real_split = entrypoints_module.split
-    monkeypatch.setattr(entrypoints_module, "split", lambda text: parsed.append(text) or real_split(text))
+    real_split = sources_module.split
+    monkeypatch.setattr(sources_module, "split", lambda text: parsed.append(text) or real_split(text))
     docroot = Docroot(tmp_path)
     assert docroot.snapshot().command("a").description == "one" and len(parsed) == 1  # parsed on first use only
     write(tmp_path, "_commands/a.md", "---\ndescription: edited\n---\nb\n")

@@ -1,68 +1,43 @@
-"""Entrypoints: commands and skills with their checked frontmatter and effective forms (C4, C5)."""
+"""Entrypoints: commands and skills with their checked frontmatter and effective forms (C4, C5).
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from functools import cached_property
+`build` checks an entrypoint file in the light of the rest of the docroot (its
+partials, guide.yaml, the other commands' aliases) and gathers its effective
+forms; `partial_report` checks a partial file on its own.
+"""
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from guide import address
-from guide.docroot.config import REQUIRES, Config
-from guide.docroot.frontmatter import FrontmatterError, Parsed, locate, split
+from guide.docroot.config import Config
+from guide.docroot.frontmatter import FrontmatterError, Parsed, locate
+from guide.docroot.keys import key_issues
+from guide.docroot.partials import PartialGraph
+from guide.docroot.sources import Source
 from guide.errors import Issue, Problem
 from guide.forms.combine import combine
-from guide.forms.declare import EMPTY, Form, FormSet, declare_forms, declared_names
-from guide.render import template_problem
+from guide.forms.declare import EMPTY, FormSet, declared_names
+from guide.spelling import near_miss
 
 Kind = Literal["command", "skill"]
-SHARED_KEYS = frozenset({"description", "includes", "elicitation", "fallback"})
-KEYS = {
-    "command": SHARED_KEYS | {"aliases", "usage", "examples", "argrequired", "args"},
-    "skill": SHARED_KEYS | {"name", "license", "compatibility", "metadata", "allowed-tools"},
-}
-TEXT_KEYS = ("description", "usage", "name")
-LIST_KEYS = ("aliases", "examples", "argrequired", "args", "includes")
 
 
 @dataclass(frozen=True)
-class Source:
-    """One template file of the docroot: its relative path and text, parsed on first use."""
+class Surroundings:
+    """What building one file needs to know of the rest of the docroot."""
 
-    path: str
-    text: str | None
-
-    @cached_property
-    def parsed(self) -> Parsed | FrontmatterError:
-        """The frontmatter and body, or why they cannot be read."""
-        if self.text is None:
-            return FrontmatterError("file cannot be read as UTF-8 text", None)
-        try:
-            return split(self.text)
-        except FrontmatterError as error:
-            return error
-
-    def declared(self, allow_source: bool, phases: tuple[str, ...]) -> tuple[tuple[Form, ...], tuple[Issue, ...]]:
-        """The forms this parsed file declares, with their problems (kept: many entrypoints may include one partial)."""
-        key = (allow_source, phases)
-        if key not in self._declared:
-            meta = self.parsed.meta
-            forms, issues = declare_forms(
-                meta.get("elicitation"), origin=self.path, fallback_all=meta.get("fallback"), allow_source=allow_source, phases=phases
-            )
-            self._declared[key] = (tuple(forms), tuple(issues))
-        return self._declared[key]
-
-    @cached_property
-    def _declared(self) -> dict[tuple[bool, tuple[str, ...]], tuple[tuple[Form, ...], tuple[Issue, ...]]]:
-        return {}
-
-    def may_mention(self, word: str) -> bool:
-        """False only when the file surely does not contain `word` (a check that needs no parse)."""
-        return self.text is None or word in self.text
+    partials: Mapping[str, Source]
+    config: Config
+    config_ok: bool = True
+    graph: PartialGraph = field(default_factory=lambda: PartialGraph({}))
+    alias_clashes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """For each command, why aliases it declares cannot be used."""
 
 
 @dataclass(frozen=True)
 class Entrypoint:
-    """A command or skill ready to serve; unusable while it has problems."""
+    """A command or skill ready to serve; unusable while it has problems. Notes never stop it."""
 
     kind: Kind
     name: str
@@ -71,6 +46,7 @@ class Entrypoint:
     body: str
     forms: FormSet
     problems: tuple[Problem, ...]
+    notes: tuple[Problem, ...] = ()
 
     @property
     def uri(self) -> str:
@@ -84,89 +60,120 @@ class Entrypoint:
 
     def listed(self, key: str) -> tuple[str, ...]:
         """A list-valued frontmatter key such as `aliases`, `args` or `argrequired`."""
-        return tuple(self.meta.get(key) or ())
+        value = self.meta.get(key)
+        return tuple(item for item in value if isinstance(item, str)) if isinstance(value, list) else ()
 
 
-def build(kind: Kind, name: str, source: Source, partials: Mapping[str, Source], config: Config) -> Entrypoint:
+def build(kind: Kind, name: str, source: Source, around: Surroundings) -> Entrypoint:
     """Check an entrypoint file and gather its effective forms from itself and its included partials."""
-    if isinstance(source.parsed, FrontmatterError):
-        problem = Problem(path=source.path, line=source.parsed.line, message=str(source.parsed))
-        return Entrypoint(kind, name, source.path, {}, "", EMPTY, (problem,))
     parsed = source.parsed
+    if isinstance(parsed, FrontmatterError):
+        return Entrypoint(kind, name, source.path, {}, "", EMPTY, (Problem(path=source.path, line=parsed.line, message=str(parsed)),))
     meta = parsed.meta
-    sources = {source.path: source}
-    issues = list(_key_issues(kind, name, source.path, meta))
-    own_forms, own_issues = source.declared(kind == "command", config.phases)
-    forms = list(own_forms)
+    issues, note_issues = key_issues(kind, source.path, meta, around.config, around.config_ok)
+    if kind == "skill" and "name" in meta and meta["name"] != name:
+        issues.append(Issue(origin=source.path, keys=("name",), message=f"skill `name` {meta['name']!r} must equal its folder name {name!r}"))
+    issues += [Issue(origin=source.path, keys=("aliases",), message=message) for message in around.alias_clashes.get(name, ())]
+    own_forms, own_issues = source.declared(kind == "command", around.config.phases)
+    forms, names = list(own_forms), declared_names(meta.get("elicitation"))
     issues += own_issues
-    names = declared_names(meta.get("elicitation"))
-    problems: list[Problem] = []
-    for include in _listed(meta.get("includes")):
-        partial = partials.get(include)
+    sources, problems = {source.path: source}, []
+    includes = [item for item in meta.get("includes") or () if isinstance(item, str)] if isinstance(meta.get("includes"), list) else []
+    for include in includes:
+        partial = around.partials.get(include)
         if partial is None:
-            issues.append(Issue(origin=source.path, keys=("includes",), message=f"`includes` names unknown partial {include!r}"))
-            continue
-        if isinstance(partial.parsed, FrontmatterError):
+            message = f"`includes` names unknown partial {include!r}{_did_you_mean(include, around.partials)}"
+            issues.append(Issue(origin=source.path, keys=("includes",), message=message))
+        elif isinstance(partial.parsed, FrontmatterError):
             problems.append(Problem(path=partial.path, line=partial.parsed.line, message=str(partial.parsed)))
-            continue
-        if not config.allows(partial.parsed.meta):
-            continue
-        sources[partial.path] = partial
-        partial_forms, partial_issues = partial.declared(kind == "command", config.phases)
-        forms += partial_forms
-        issues += partial_issues
-        names |= declared_names(partial.parsed.meta.get("elicitation"))
+        elif around.config.allows(partial.parsed.meta):
+            sources[partial.path] = partial
+            partial_forms, partial_issues = partial.declared(kind == "command", around.config.phases)
+            forms += partial_forms
+            issues += partial_issues
+            names |= declared_names(partial.parsed.meta.get("elicitation"))
     form_set, combine_issues = combine(forms, names)
     issues += combine_issues
-    fields = form_set.fields
-    for arg in _listed(meta.get("args")):
-        if arg not in fields:
+    for arg in [item for item in meta.get("args") or () if isinstance(item, str)] if isinstance(meta.get("args"), list) else []:
+        if arg not in names:  # a field of a form with its own error is not reported missing again
             issues.append(Issue(origin=source.path, keys=("args",), field=arg, message=f"`args` names {arg!r}, which no form declares"))
-    problems += [_locate(issue, sources) for issue in issues]
-    problems += template_problems(source)
-    return Entrypoint(kind, name, source.path, meta, parsed.body, form_set, tuple(problems))
+    body_problems, body_notes = _body_report(source, around, set(includes))
+    problems += [_locate(issue, sources) for issue in issues] + body_problems
+    notes = [_locate(issue, sources) for issue in note_issues] + body_notes
+    return Entrypoint(kind, name, source.path, meta, parsed.body, form_set, tuple(problems), tuple(notes))
 
 
-def partial_problems(source: Source, config: Config) -> list[Problem]:
-    """A partial's own mistakes, whether or not anything includes it or its `requires-*` hold.
+def partial_report(source: Source, around: Surroundings) -> tuple[list[Problem], list[Problem]]:
+    """A partial's own problems and notes, whether or not anything includes it or its `requires-*` hold.
 
     Checks that need the including entrypoint (duplicates, `when` targets) are
     made when an entrypoint is built.
     """
     if isinstance(source.parsed, FrontmatterError):
-        return [Problem(path=source.path, line=source.parsed.line, message=str(source.parsed))]
-    _, issues = source.declared(True, config.phases)
-    return [_locate(issue, {source.path: source}) for issue in issues] + template_problems(source)
+        return [Problem(path=source.path, line=source.parsed.line, message=str(source.parsed))], []
+    errors, notes = key_issues("partial", source.path, source.parsed.meta, around.config, around.config_ok)
+    _, issues = source.declared(True, around.config.phases)
+    body_problems, _ = _body_report(source, around, set())
+    problems = [_locate(issue, {source.path: source}) for issue in [*errors, *issues]] + body_problems
+    return problems, [_locate(issue, {source.path: source}) for issue in notes]
 
 
-def template_problems(source: Source) -> list[Problem]:
-    """A Mustache syntax error in the file's body, as a problem at its file line."""
+def _body_report(source: Source, around: Surroundings, includes: set[str]) -> tuple[list[Problem], list[Problem]]:
+    """The body's syntax error, `{{>name}}` tags naming no partial or starting a loop, and partials whose forms are not asked."""
     parsed = source.parsed
-    found = template_problem(parsed.body) if isinstance(parsed, Parsed) else None
-    if found is None:
-        return []
-    line, message = found
-    return [Problem(path=source.path, line=parsed.body_line + line - 1, message=message)]
+    assert isinstance(parsed, Parsed)
+    template = source.template
 
+    def at(line: int, message: str) -> Problem:
+        return Problem(path=source.path, line=parsed.body_line + line - 1, message=message)
 
-def _key_issues(kind: Kind, name: str, path: str, meta: Mapping[str, Any]):
-    for key, value in meta.items():
-        key = str(key)
-        if key.startswith(REQUIRES):
+    if template.problem is not None:
+        return [at(*template.problem)], []
+    problems, notes = [], []
+    for name, line in template.partials:
+        if name not in around.partials:
+            problems.append(at(line, f"`{{{{>{name}}}}}` names no partial{_did_you_mean(name, around.partials)}"))
             continue
-        if key not in KEYS[kind]:
-            accepted = ", ".join(sorted(KEYS[kind] | {f"{REQUIRES}<flag>"}))
-            yield Issue(origin=path, keys=(key,), message=f"unknown {kind} frontmatter key `{key}`; accepted: {accepted}")
-        elif key in TEXT_KEYS and not isinstance(value, str):
-            yield Issue(origin=path, keys=(key,), message=f"`{key}` must be a string")
-        elif key in LIST_KEYS and (not isinstance(value, list) or not all(isinstance(item, str) for item in value)):
-            yield Issue(origin=path, keys=(key,), message=f"`{key}` must be a list of strings")
-    if kind == "skill" and "name" in meta and meta["name"] != name:
-        yield Issue(origin=path, keys=("name",), message=f"skill `name` {meta['name']!r} must equal its folder name {name!r}")
+        loop = around.graph.loop_through([name])
+        if loop:
+            problems.append(at(line, f"`{{{{>{name}}}}}` enters a loop of partials that include each other: {' -> '.join(loop)}"))
+            continue
+        for reached in around.graph.reachable([name]):
+            if reached not in includes and _asks(around.partials[reached], around.config):
+                message = f"`{{{{>{name}}}}}` renders partial {reached}, whose forms are not asked here (its values render empty)"
+                message += f"; add {reached!r} to `includes`"
+                notes.append(at(line, message))
+    return problems, notes
 
 
-def _listed(value: Any) -> list[str]:
-    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
+def alias_clashes(commands: Mapping[str, Source]) -> dict[str, tuple[str, ...]]:
+    """For each command, the aliases it declares that name another command or another command's alias."""
+    owners: dict[str, str] = {}
+    clashes: dict[str, list[str]] = {}
+    for name, source in sorted(commands.items()):
+        if not source.may_mention("aliases") or isinstance(source.parsed, FrontmatterError):
+            continue
+        aliases = source.parsed.meta.get("aliases")
+        for alias in aliases if isinstance(aliases, list) else ():
+            if not isinstance(alias, str):
+                continue
+            if alias in commands and alias != name:
+                clashes.setdefault(name, []).append(f"alias {alias!r} is the name of another command; a name always wins, so the alias never works")
+            elif alias in owners and owners[alias] != name:
+                clashes.setdefault(name, []).append(f"alias {alias!r} is also an alias of command {owners[alias]!r}; rename one of them")
+            else:
+                owners.setdefault(alias, name)
+    return {name: tuple(messages) for name, messages in clashes.items()}
+
+
+def _asks(partial: Source, config: Config) -> bool:
+    parsed = partial.parsed
+    return isinstance(parsed, Parsed) and bool(parsed.meta.get("elicitation")) and config.allows(parsed.meta)
+
+
+def _did_you_mean(name: str, known: Iterable[str]) -> str:
+    found = near_miss(name, known)
+    return f"; did you mean {found!r}?" if found else ""
 
 
 def _locate(issue: Issue, sources: Mapping[str, Source]) -> Problem:

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from guide.docroot.caches import PerSnapshot
 from guide.docroot.config import read_config, state_path
-from guide.docroot.entrypoints import Source
 from guide.docroot.layout import scan
 from guide.docroot.phase import PhaseFile
 from guide.docroot.snapshot import Snapshot
+from guide.docroot.sources import Source
 
 RENDER_CACHE_SIZE = 1024
 

@@ -16,9 +16,11 @@ from typing import Any
 
 from guide.docroot import entrypoints
 from guide.docroot.config import REQUIRES, Config
-from guide.docroot.entrypoints import Entrypoint, Kind, Source
+from guide.docroot.entrypoints import Entrypoint, Kind, Surroundings
 from guide.docroot.frontmatter import FrontmatterError
 from guide.docroot.layout import Layout
+from guide.docroot.partials import PartialGraph
+from guide.docroot.sources import Source
 from guide.errors import Problem
 
 
@@ -63,7 +65,7 @@ class Snapshot:
     def entrypoint(self, kind: Kind, name: str) -> Entrypoint:
         """The built entrypoint of that kind and name (which must exist in the layout)."""
         source = self.sources[self._table(kind)[name]]
-        return self.built.get((kind, name), lambda: entrypoints.build(kind, name, source, self.partials, self.config))
+        return self.built.get((kind, name), lambda: entrypoints.build(kind, name, source, self.surroundings))
 
     def command(self, name: str) -> Entrypoint | None:
         """The command answering to a name or alias, if it applies to this configuration."""
@@ -115,6 +117,18 @@ class Snapshot:
         return {name: self.sources[rel] for name, rel in self.layout.partials.items()}
 
     @cached_property
+    def surroundings(self) -> Surroundings:
+        """What building any one entrypoint needs to know of the rest of this snapshot."""
+        commands = {name: self.sources[rel] for name, rel in self.layout.commands.items()}
+        return Surroundings(
+            partials=self.partials,
+            config=self.config,
+            config_ok=not self.config_problems,
+            graph=PartialGraph(self.partials),
+            alias_clashes=entrypoints.alias_clashes(commands),
+        )
+
+    @cached_property
     def partial_bodies(self) -> dict[str, str]:
         """The body of each partial whose `requires-*` hold, for `{{>name}}` (C9)."""
         bodies = {}
@@ -135,16 +149,24 @@ class Snapshot:
 
     def problems(self) -> list[Problem]:
         """Every authoring problem of the docroot: config, layout, partials and entrypoints."""
-        return self.built.listing("problems", self._problems)
+        return self.built.listing("report", self._report)[0]
 
-    def _problems(self) -> list[Problem]:
-        found = list(self.config_problems) + list(self.layout.problems)
+    def notes(self) -> list[Problem]:
+        """What `guide check` reports without failing, for the templates: stranger keys, forms never asked."""
+        return self.built.listing("report", self._report)[1]
+
+    def _report(self) -> tuple[list[Problem], list[Problem]]:
+        problems, notes = list(self.config_problems) + list(self.layout.problems), []
         for source in self.partials.values():
-            found += entrypoints.partial_problems(source, self.config)
+            partial_problems, partial_notes = entrypoints.partial_report(source, self.surroundings)
+            problems += partial_problems
+            notes += partial_notes
         for kind in ("command", "skill"):
             for name in self._table(kind):
-                found += self.entrypoint(kind, name).problems
-        return sorted(set(found), key=lambda p: (p.path, p.line or 0, p.message))
+                built = self.entrypoint(kind, name)
+                problems += built.problems
+                notes += built.notes
+        return _ordered(problems), _ordered(notes)
 
     def _every(self, kind: Kind) -> list[Entrypoint]:
         return [self.entrypoint(kind, name) for name in sorted(self._table(kind)) if self._applies(kind, name)]
@@ -160,6 +182,10 @@ class Snapshot:
         if not source.may_mention(REQUIRES) or isinstance(source.parsed, FrontmatterError):
             return True
         return self.config.allows(source.parsed.meta)
+
+
+def _ordered(problems: list[Problem]) -> list[Problem]:
+    return sorted(set(problems), key=lambda p: (p.path, p.line or 0, p.message))
 
 
 @contextmanager

@@ -1,0 +1,53 @@
+"""One template file of the docroot (command, skill or partial): its text, parsed once, on first use."""
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from guide.docroot.frontmatter import FrontmatterError, Parsed, split
+from guide.errors import Issue
+from guide.forms.declare import Form, declare_forms
+from guide.render import TemplateFacts, inspect
+
+NO_TEMPLATE = TemplateFacts(None, ())
+
+
+@dataclass(frozen=True)
+class Source:
+    """A template file: its path relative to the docroot and its text (None when it cannot be read)."""
+
+    path: str
+    text: str | None
+
+    @cached_property
+    def parsed(self) -> Parsed | FrontmatterError:
+        """The frontmatter and body, or why they cannot be read."""
+        if self.text is None:
+            return FrontmatterError("file cannot be read as UTF-8 text", None)
+        try:
+            return split(self.text)
+        except FrontmatterError as error:
+            return error
+
+    @cached_property
+    def template(self) -> TemplateFacts:
+        """The body's Mustache syntax error or the partials it includes (nothing for an unreadable file)."""
+        return inspect(self.parsed.body) if isinstance(self.parsed, Parsed) else NO_TEMPLATE
+
+    def declared(self, allow_source: bool, phases: tuple[str, ...]) -> tuple[tuple[Form, ...], tuple[Issue, ...]]:
+        """The forms this parsed file declares, with their problems (kept: many entrypoints may include one partial)."""
+        key = (allow_source, phases)
+        if key not in self._declared:
+            meta = self.parsed.meta
+            forms, issues = declare_forms(
+                meta.get("elicitation"), origin=self.path, fallback_all=meta.get("fallback"), allow_source=allow_source, phases=phases
+            )
+            self._declared[key] = (tuple(forms), tuple(issues))
+        return self._declared[key]
+
+    @cached_property
+    def _declared(self) -> dict[tuple[bool, tuple[str, ...]], tuple[tuple[Form, ...], tuple[Issue, ...]]]:
+        return {}
+
+    def may_mention(self, word: str) -> bool:
+        """False only when the file surely does not contain `word` (a check that needs no parse)."""
+        return self.text is None or word in self.text
