@@ -1,4 +1,4 @@
-"""Near misses: which known name an unknown one was probably meant to be (C5, C6).
+"""What an author probably meant: the known name an unknown one misses (C5, C6), and keys YAML misread.
 
 A name is a near miss of a known one when the two are equal ignoring case, one
 edit apart (insert, delete, replace, or swap two neighbours), or two edits apart
@@ -48,3 +48,10 @@ def near_miss(name: str, known: Iterable[str]) -> str | None:
 
 def _distance(name: str, known: str) -> int:
     return 0 if name.lower() == known.lower() else edits(name, known)
+
+
+def boolean_key_hint(key: object) -> str:
+    """Advice for a key YAML read as a boolean (an unquoted `on`, `yes`, `off`...), else nothing."""
+    if isinstance(key, bool):
+        return "; YAML reads an unquoted on, off, yes, no, true or false as a boolean: quote the name, e.g. 'on'"
+    return ""

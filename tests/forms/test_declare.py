@@ -164,7 +164,7 @@ def test_c5_empty_pattern():
     only_issue(field_issues({"type": "string", "pattern": ""}), form="f", field="x", says="non-empty regular expression")
 
 
-@pytest.mark.parametrize("pattern", ["[a-z", "(unclosed", "(?=ahead)x", "(a)\\1"])
+@pytest.mark.parametrize("pattern", ["[a-z", "(unclosed", "*a", "a{3,1}"])
 def test_c5_invalid_pattern(pattern):
     only_issue(field_issues({"type": "string", "pattern": pattern}), form="f", field="x", says="is not a valid regular expression")
 

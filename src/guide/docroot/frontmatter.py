@@ -109,13 +109,6 @@ def load_mapping(yaml_text: str, first_line: int = 1) -> Mapping[str, Any]:
     return data
 
 
-def boolean_key_hint(key: Any) -> str:
-    """Advice for a key YAML read as a boolean (an unquoted `on`, `yes`, `off`...), else nothing."""
-    if isinstance(key, bool):
-        return "; YAML reads an unquoted on, off, yes, no, true or false as a boolean: quote the name, e.g. 'on'"
-    return ""
-
-
 def locate(yaml_text: str, keys: Sequence[Any], first_line: int) -> int:
     """The file line of the deepest key of `keys` found in the YAML text."""
     try:

@@ -9,9 +9,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Literal
 
 from guide.docroot.config import REQUIRES, Config
-from guide.docroot.frontmatter import boolean_key_hint
 from guide.errors import Issue
-from guide.spelling import is_near_miss, near_miss
+from guide.spelling import boolean_key_hint, is_near_miss, near_miss
 
 Role = Literal["command", "skill", "partial"]
 SHARED_KEYS = frozenset({"description", "elicitation", "fallback"})

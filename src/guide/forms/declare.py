@@ -13,14 +13,17 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from guide.address import HELP
 from guide.errors import Issue
 from guide.forms.fields import MISSING, Field, declare_field
 from guide.forms.values import Invalid, normalise_answer, problems
+from guide.spelling import boolean_key_hint, near_miss
 
 FORM_KEYS = frozenset({"message", "schema", "when", "fallback", "title", "description"})
 # Only these survive unchanged on both protocol eras; a form's text belongs in `message`.
 SCHEMA_KEYS = frozenset({"type", "properties", "required"})
 FALLBACKS = ("render",)
+
 _FORM_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 _FIELD_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 
@@ -101,11 +104,11 @@ def declared_names(elicitation: Any) -> set[str]:
 
 def _declare_form(form_id, declaration, origin, fallback_all, allow_source, phases) -> tuple[Form | None, list[Issue]]:
     if not isinstance(form_id, str) or not _FORM_ID.fullmatch(form_id):
-        return None, [form_issue(origin, str(form_id), (), f"form id {form_id!r} must be letters, digits, '-' or '_'")]
+        message = f"form id {form_id!r} must be letters, digits, '-' or '_'{boolean_key_hint(form_id)}"
+        return None, [form_issue(origin, str(form_id), (), message)]
     if not isinstance(declaration, Mapping):
         return None, [form_issue(origin, form_id, (), "a form must be a mapping with `message` and `schema`")]
-    accepted = ", ".join(sorted(FORM_KEYS))
-    issues = [form_issue(origin, form_id, (key,), f"unknown form key `{key}`; accepted: {accepted}") for key in declaration if key not in FORM_KEYS]
+    issues = [form_issue(origin, form_id, (key,), _unknown("form key", key, FORM_KEYS)) for key in declaration if key not in FORM_KEYS]
     message = declaration.get("message")
     if not isinstance(message, str) or not message.strip():
         issues.append(form_issue(origin, form_id, ("message",), "a form needs a non-empty string `message`"))
@@ -140,13 +143,12 @@ def _read_schema(schema, origin, form_id, allow_source, phases) -> tuple[tuple[F
     properties = schema.get("properties") if isinstance(schema, Mapping) else None
     if not isinstance(schema, Mapping) or schema.get("type") != "object" or not isinstance(properties, Mapping) or not properties:
         return (), (), [form_issue(origin, form_id, ("schema",), "`schema` must be `type: object` with a non-empty `properties` mapping")]
-    accepted = ", ".join(sorted(SCHEMA_KEYS))
-    issues = [form_issue(origin, form_id, ("schema", key), f"unknown schema key `{key}`; accepted: {accepted}") for key in schema if key not in SCHEMA_KEYS]
+    issues = [form_issue(origin, form_id, ("schema", key), _unknown("schema key", key, SCHEMA_KEYS)) for key in schema if key not in SCHEMA_KEYS]
     fields = []
     for name, field_schema in properties.items():
         keys = ("schema", "properties", name)
-        if not isinstance(name, str) or not _FIELD_NAME.fullmatch(name):
-            reason = "cannot start with '_'" if str(name).startswith("_") else "must be letters, digits, '-' or '_'"
+        reason = _field_name_problem(name)
+        if reason:
             issues.append(form_issue(origin, form_id, keys, f"field name {name!r} {reason}", field=str(name)))
             continue
         field, field_issues = declare_field(name, field_schema, allow_source=allow_source, phases=phases)
@@ -165,6 +167,23 @@ def _read_schema(schema, origin, form_id, allow_source, phases) -> tuple[tuple[F
             message = f"`required` names {name!r}, which this form does not declare"
             issues.append(form_issue(origin, form_id, ("schema", "required"), message, field=name))
     return tuple(fields), tuple(dict.fromkeys(required)), issues
+
+
+def _field_name_problem(name: Any) -> str | None:
+    if name == HELP:
+        return f"is reserved: `?{HELP}` asks for help, so a field of that name could never be supplied; rename it"
+    if isinstance(name, str) and _FIELD_NAME.fullmatch(name):
+        return None
+    if str(name).startswith("_"):
+        return "cannot start with '_'"
+    return f"must be letters, digits, '-' or '_'{boolean_key_hint(name)}"
+
+
+def _unknown(what: str, key: Any, known: frozenset[str]) -> str:
+    found = near_miss(key, known) if isinstance(key, str) else None
+    if found:
+        return f"unknown {what} `{key}`; did you mean `{found}`?"
+    return f"unknown {what} `{key}`; accepted: {', '.join(sorted(known))}{boolean_key_hint(key)}"
 
 
 def form_issue(origin: str, form_id: str, keys: tuple[Any, ...], message: str, field: str | None = None) -> Issue:

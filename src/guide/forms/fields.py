@@ -12,6 +12,7 @@ from typing import Any
 from guide.errors import Issue
 from guide.forms.keywords import KEYWORDS, PAIRS, DeclarationError
 from guide.forms.types import TYPES, FieldType
+from guide.spelling import near_miss
 
 MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING", "__bool__": lambda self: False})()
 """Marks a field without a `default`."""
@@ -72,11 +73,12 @@ def declare_field(name: str, schema: Any, *, allow_source: bool, phases: tuple[s
 
 def _unfit_keys(kind: FieldType, schema: Mapping[str, Any], allow_source: bool) -> Iterator[Issue]:
     allowed = kind.keys
+    article = "an" if kind.name[0] in "aeiou" else "a"
     for key in schema:
         if key not in allowed:
-            fitting = ", ".join(sorted(allowed - {"type"}))
-            article = "an" if kind.name[0] in "aeiou" else "a"
-            yield Issue(keys=(key,), message=f"`{key}` does not fit {article} {kind.name} field; it takes: {fitting}")
+            found = near_miss(key, allowed) if isinstance(key, str) else None
+            advice = f"did you mean `{found}`?" if found else f"it takes: {', '.join(sorted(allowed - {'type'}))}"
+            yield Issue(keys=(key,), message=f"`{key}` does not fit {article} {kind.name} field; {advice}")
     if "source" in schema:
         if not allow_source:
             yield Issue(keys=("source",), message="`source` is for commands only; skills and partials of skills cannot use it")

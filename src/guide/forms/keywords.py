@@ -13,11 +13,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import re2
+import regex
 
-from guide.forms.text import show
+from guide.forms.text import clip, show
 
 _REGEX_OPTIONS = re2.Options()
 _REGEX_OPTIONS.log_errors = False
+PATTERN_BUDGET = 0.1
+"""Seconds one match may take for a pattern only the backtracking engine can run; past it the value is refused."""
 _EMAIL = re.compile(r"[^@\s]+@[^@\s.]+(\.[^@\s.]+)*")
 
 
@@ -58,9 +61,30 @@ def _count(key: str) -> Callable[[Any], Any]:
     return read
 
 
+class PatternTimeout(Exception):
+    """Matching a value against a backtracking pattern took longer than `PATTERN_BUDGET`."""
+
+
+class _BudgetedPattern:
+    """A pattern RE2 cannot run (lookarounds, backreferences), matched by `regex` within a time budget."""
+
+    def __init__(self, compiled: Any):
+        self.compiled = compiled
+        self.pattern = compiled.pattern
+
+    def fullmatch(self, text: str) -> Any:
+        try:
+            return self.compiled.fullmatch(text, timeout=PATTERN_BUDGET)
+        except TimeoutError:
+            raise PatternTimeout from None
+
+
 def compile_pattern(pattern: str) -> Any:
-    """Compile a `pattern` with an engine whose matching time is linear in the input."""
-    return re2.compile(pattern, _REGEX_OPTIONS)
+    """Compile a `pattern`: with RE2 (linear time) if it can, else with `regex` under a time budget per match."""
+    try:
+        return re2.compile(pattern, _REGEX_OPTIONS)
+    except re2.error:
+        return _BudgetedPattern(regex.compile(pattern))
 
 
 def _read_pattern(pattern: Any) -> Any:
@@ -68,11 +92,16 @@ def _read_pattern(pattern: Any) -> Any:
         raise DeclarationError("`pattern` must be a non-empty regular expression")
     try:
         return compile_pattern(pattern)
-    except re2.error as error:
-        reason = error.args[0].decode() if error.args and isinstance(error.args[0], bytes) else str(error)
-        raise DeclarationError(
-            f"`pattern` {pattern!r} is not a valid regular expression ({reason}); lookarounds and backreferences are not supported"
-        ) from None
+    except regex.error as error:
+        raise DeclarationError(f"`pattern` {pattern!r} is not a valid regular expression ({error})") from None
+
+
+def _check_pattern(matcher: Any, value: str) -> str | None:
+    try:
+        matched = matcher.fullmatch(value)
+    except PatternTimeout:
+        return f"checking {clip(value)!r} against the pattern took too long, so it is refused; give a shorter or simpler value"
+    return None if matched is not None else f"{clip(value)!r} does not match the pattern {matcher.pattern}"
 
 
 def _is_uri(text: str) -> bool:
@@ -145,7 +174,7 @@ KEYWORDS: Mapping[str, Keyword] = {
         Keyword(
             "pattern",
             _read_pattern,
-            lambda matcher, value: f"{value!r} does not match the pattern" if matcher.fullmatch(value) is None else None,
+            _check_pattern,
             lambda matcher: f"matching {matcher.pattern}",
         ),
         Keyword(

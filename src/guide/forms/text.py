@@ -23,3 +23,8 @@ def _text(value: Any, shorten: bool) -> str:
     if isinstance(value, (list, tuple)):
         return ", ".join(_text(item, shorten) for item in value)
     return str(value)
+
+
+def clip(text: str, length: int = 60) -> str:
+    """At most `length` characters of a text, marked when cut: messages quote a value, never all of a long one."""
+    return text if len(text) <= length else f"{text[:length]}... ({len(text)} characters)"
