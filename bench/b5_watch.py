@@ -19,7 +19,7 @@ from bench.measure import summary
 from bench.procs import serve_transport
 
 TARGET_MS = 200.0
-POLL_LIMIT_S = 10.0
+POLL_LIMIT_S = 60.0  # a guard against an edit never served, far above any latency (a busy machine must not fail it)
 
 
 async def run(config: Config, workdir: Path, docroot: Path, info: dict) -> dict:

@@ -10,9 +10,11 @@ import yaml
 from guide.address import parse as parse_address
 from guide.docroot.folder import Docroot
 from guide.docroot.frontmatter import load_mapping, split
+from guide.errors import GuideError
 from guide.examples import DOCROOT
 from guide.forms.resolve import Fail, read_keywords
 from guide.routes.resolve import resolve
+from guide.scaffold import DOCROOT as SCAFFOLD
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -58,13 +60,18 @@ def test_each_yaml_example_is_an_excerpt_of_the_named_file(source, block):
             assert actual[key] == value, f"{source}: {key} differs from the docs"
 
 
+def _works(docroot: Path, uri: str) -> bool:
+    """Whether the address reads content, or finds an entrypoint whose keywords it gives are valid, on that docroot."""
+    try:
+        found = resolve(Docroot(docroot), parse_address(uri))
+    except GuideError:
+        return False
+    return isinstance(found, str) or not isinstance(read_keywords(found.request(can_elicit=True)), Fail)
+
+
 @pytest.mark.parametrize("uri", list(_addresses()))
-def test_each_documented_address_works_on_the_example_docroot(uri):
-    found = resolve(Docroot(DOCROOT), parse_address(uri))
-    if isinstance(found, str):
-        return
-    request = found.request(can_elicit=True)
-    assert not isinstance(read_keywords(request), Fail), read_keywords(request)
+def test_each_documented_address_works_on_the_example_or_the_starter_docroot(uri):
+    assert _works(DOCROOT, uri) or _works(SCAFFOLD, uri)
 
 
 def test_the_answers_file_example_in_the_cli_docs_is_valid_json():
@@ -73,3 +80,34 @@ def test_the_answers_file_example_in_the_cli_docs_is_valid_json():
     answers = json.loads(blocks[-1])
     assert set(answers) <= {"target", "reference", "depth"}
     assert all(isinstance(value, dict) or value in ("decline", "cancel") for value in answers.values())
+
+
+SHELL_BLOCK = {"sh", "shell", "bash", "console"}
+SHELL_START = re.compile(r"^(\$ )?(guide|\.venv/bin/guide|claude|fastmcp|pipx|GUIDE_\w+=\S*) ")
+INLINE = re.compile(r"`([^`\n]+)`")
+SHELL_SPECIAL = set("$&?;|<>()*[]! ")
+
+
+def _shell_commands():
+    """Every shell command the docs show: lines of shell blocks, and code spans or plain-block lines that start like one."""
+    for doc in DOCS:
+        text = doc.read_text()
+        for match in BLOCK.finditer(text):
+            for line in match.group(2).splitlines():
+                if match.group(1) in SHELL_BLOCK or (not match.group(1) and SHELL_START.match(line)):
+                    yield doc.name, line
+        for span in INLINE.findall(BLOCK.sub("", text)):
+            if SHELL_START.match(span):
+                yield doc.name, span
+
+
+def test_the_docs_show_shell_commands_with_addresses():
+    quoted = [line for _, line in _shell_commands() if "'guide://$" in line]
+    assert quoted, "at least one shell example reads a skill, so the quoting rule below is exercised"
+
+
+@pytest.mark.parametrize(("doc", "line"), list(_shell_commands()))
+def test_shell_examples_single_quote_every_address_the_shell_would_change(doc, line):
+    for match in re.finditer(r"guide://[^\s'\"`]*", line):
+        if SHELL_SPECIAL & set(match.group()):
+            assert line[match.start() - 1 : match.start()] == "'" and line[match.end() : match.end() + 1] == "'", f"{doc}: quote {match.group()!r} in: {line}"

@@ -7,27 +7,20 @@ and prints what it rendered and what it was asked.
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import yaml
+from node_support import NODE, requires_node_client
 
 from guide.examples import DOCROOT
 
 NODE_DIR = Path(__file__).resolve().parent / "node"
-NODE = shutil.which("node")
 TIMEOUT = 120  # seconds for node + server start + three elicitation round trips
 
-pytestmark = [
-    pytest.mark.skipif(NODE is None, reason="node is not installed; the TypeScript SDK client test needs Node.js >= 20"),
-    pytest.mark.skipif(
-        not (NODE_DIR / "node_modules").is_dir(),
-        reason=f"{NODE_DIR / 'node_modules'} is missing; run `npm ci` in {NODE_DIR} (.ci/run does when npm exists)",
-    ),
-]
+pytestmark = requires_node_client(NODE_DIR, "@modelcontextprotocol/sdk")
 
 TEXT_AFTER = "\nReport findings as a list: file, line, what is wrong, and a suggested fix.\n"
 

@@ -1,10 +1,10 @@
-"""The `guide` command line: serve, check, render and try."""
+"""The `guide` command line: init, serve, check, render and try."""
 
 import argparse
 from collections.abc import Sequence
 
 from guide import __version__
-from guide.cli import check, render, serve, tryout
+from guide.cli import check, init, render, serve, tryout
 from guide.examples import DOCROOT as EXAMPLE_DOCROOT
 
 
@@ -23,6 +23,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="guide", description="Serve Markdown/Mustache commands and skills over MCP.")
     parser.add_argument("--version", action="version", version=f"guide {__version__}")
     commands = parser.add_subparsers(metavar="COMMAND")
-    for module in (serve, check, render, tryout):
+    for module in (init, serve, check, render, tryout):
         module.add_parser(commands, EXAMPLE_DOCROOT)
     return parser

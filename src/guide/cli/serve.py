@@ -21,13 +21,10 @@ def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
 def run(options: argparse.Namespace) -> int:
     """Serve until the client disconnects (stdio) or the process is stopped (HTTP)."""
     # Imported here: loading the MCP stack takes a second that check and render do not need.
-    from guide.server.app import create_server
+    from guide.server.startup import server_for
 
-    if not options.docroot.is_dir():
-        print(f"guide serve: {options.docroot} is not a folder", file=sys.stderr)
-        return 2
     try:
-        server = create_server(options.docroot, options.project)
+        server = server_for(options.docroot, options.project)
     except GuideError as error:
         print(f"guide serve: {error}", file=sys.stderr)
         return 2
