@@ -1,5 +1,8 @@
 """C11: the public enum schema helpers."""
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from guide.enums import (
     EnumOption,
     LegacyEnumOption,
@@ -53,3 +56,20 @@ def test_c11_helpers_take_empty_input_without_raising():
     assert untitled_enum([]) == {"type": "string", "enum": []}
     assert titled_multi_enum([]) == {"type": "array", "items": {"anyOf": []}}
     assert legacy_enum([]) == {"type": "string", "enum": [], "enumNames": []}
+
+
+def test_c11_titled_enum_takes_plain_mappings():
+    """Fail-loudly row: `titled_enum([{"value": "a", "title": "A"}])` raised KeyError: 0."""
+    assert titled_enum([{"value": "a", "title": "A"}]) == {"type": "string", "oneOf": [{"const": "a", "title": "A"}]}
+    assert legacy_enum([{"value": "a", "name": "A"}]) == {"type": "string", "enum": ["a"], "enumNames": ["A"]}
+    assert titled_multi_enum([("a", "A")]) == {"type": "array", "items": {"anyOf": [{"const": "a", "title": "A"}]}}
+
+
+ANYTHING = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=3), lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3))
+
+
+@given(ANYTHING)
+def test_c11_helpers_never_raise_and_skip_what_is_not_an_option(options):
+    for helper in (untitled_enum, titled_enum, legacy_enum, untitled_multi_enum, titled_multi_enum):
+        schema = helper(options)
+        assert schema["type"] in ("string", "array")

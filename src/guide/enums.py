@@ -1,7 +1,9 @@
 """Pure builders for enum-style elicitation field schemas (C11).
 
 Each builder returns a new JSON-schema fragment, copies the sequences it is
-given, never raises and adds no defaults or limits of its own.
+given, never raises and adds no defaults or limits of its own. Options may be
+the typed tuples below, mappings (`{"value": ..., "title": ...}`, or `"name"`
+for the legacy form) or plain pairs; anything else is skipped.
 """
 
 from collections.abc import Iterable, Mapping
@@ -74,7 +76,7 @@ def enum_schema(fields: Mapping[str, Any]) -> EnumObjectSchema:
 
 def untitled_enum(values: Iterable[str]) -> UntitledEnumSchema:
     """A single choice among plain string values."""
-    return {"type": "string", "enum": list(values)}
+    return {"type": "string", "enum": _copied(values)}
 
 
 def titled_enum(options: Iterable[EnumOption]) -> TitledEnumSchema:
@@ -84,17 +86,13 @@ def titled_enum(options: Iterable[EnumOption]) -> TitledEnumSchema:
 
 def legacy_enum(options: Iterable[LegacyEnumOption]) -> LegacyEnumSchema:
     """A single titled choice in the deprecated `enum` + `enumNames` form."""
-    pairs = list(options)
-    return {
-        "type": "string",
-        "enum": [option[0] for option in pairs],
-        "enumNames": [option[1] for option in pairs],
-    }
+    pairs = _pairs(options, "name")
+    return {"type": "string", "enum": [value for value, _ in pairs], "enumNames": [name for _, name in pairs]}
 
 
 def untitled_multi_enum(values: Iterable[str]) -> UntitledMultiEnumSchema:
     """A multi-select among plain string values."""
-    return {"type": "array", "items": {"type": "string", "enum": list(values)}}
+    return {"type": "array", "items": {"type": "string", "enum": _copied(values)}}
 
 
 def titled_multi_enum(options: Iterable[EnumOption]) -> TitledMultiEnumSchema:
@@ -103,4 +101,20 @@ def titled_multi_enum(options: Iterable[EnumOption]) -> TitledMultiEnumSchema:
 
 
 def _const_options(options: Iterable[EnumOption]) -> list[ConstOption]:
-    return [{"const": option[0], "title": option[1]} for option in options]
+    return [{"const": value, "title": title} for value, title in _pairs(options, "title")]
+
+
+def _copied(values: Iterable[str]) -> list[str]:
+    return list(values) if isinstance(values, Iterable) and not isinstance(values, str | bytes | Mapping) else []
+
+
+def _pairs(options: Iterable[Any], label: str) -> list[tuple[Any, Any]]:
+    """Each option as (value, label): typed tuples and pairs by position, mappings by key; anything else skipped."""
+    pairs = []
+    for option in options if isinstance(options, Iterable) else ():
+        if isinstance(option, Mapping):
+            if "value" in option and label in option:
+                pairs.append((option["value"], option[label]))
+        elif isinstance(option, tuple | list) and len(option) == 2:
+            pairs.append((option[0], option[1]))
+    return pairs

@@ -45,7 +45,7 @@ EXPECTED = [
     ("_partials/notes.md", 4, "notes", None, "a form needs a non-empty string `message`"),
     ("_skills/Bad/SKILL.md", None, None, None, "skill folder name 'Bad' must be 1-64 of a-z, 0-9 and '-', without leading, trailing or doubled '-'"),
     ("_skills/ok/SKILL.md", 2, None, None, "skill `name` 'okay' must equal its folder name 'ok'"),
-    ("guide.yaml", 2, None, None, "unknown key `workflows`; accepted: flags, workflow"),
+    ("guide.yaml", 2, None, None, "unknown key `workflows`; did you mean `workflow`? (accepted: flags, workflow)"),
 ]
 
 
@@ -78,7 +78,7 @@ def test_c5_check_json_shape(tmp_path, capsys):
     status, out = check(capsys, make(tmp_path, BROKEN), "--format", "json")
     assert status == 1
     report = json.loads(out.out)
-    assert list(report) == ["errors", "summary"]
+    assert list(report) == ["errors", "notes", "summary"]
     assert all(list(error) == ["path", "line", "form", "field", "message"] for error in report["errors"])
     assert [tuple(error.values()) for error in report["errors"]] == EXPECTED
     assert report["summary"] == {"commands": 3, "skills": 1, "partials": 1, "documents": 1, "forms": 1}
@@ -112,7 +112,7 @@ def test_c5_check_clean_docroot_counts_what_it_read(tmp_path, capsys):
     status, out = check(capsys, docroot, "--format", "json")
     assert status == 0
     # The partial's form counts once although two commands include it.
-    assert json.loads(out.out) == {"errors": [], "summary": {"commands": 2, "skills": 1, "partials": 1, "documents": 1, "forms": 3}}
+    assert json.loads(out.out) == {"errors": [], "notes": [], "summary": {"commands": 2, "skills": 1, "partials": 1, "documents": 1, "forms": 3}}
 
 
 def test_c5_one_broken_file_is_enough_to_fail(tmp_path, capsys):

@@ -55,12 +55,13 @@ async def test_blank_keyword_is_unresolved(server, connect, elicitor):
     assert elicitor.keys == ["focus"]
 
 
-async def test_keyword_wins_over_an_answer(server, connect, elicitor):
+async def test_keyword_wins_over_an_answer_and_its_field_is_not_asked(server, connect, elicitor):
     elicitor.answer(zeta={"zeta": "Z", "alpha": "not me"})
     async with connect(server, elicitor) as client:
         text = await read(client, "guide://_pair?alpha=A")
     assert text.strip() == "PAIR A Z"
-    assert set(elicitor.calls[0].schema["properties"]) == {"zeta", "alpha"}  # the schema is sent unchanged
+    schema = elicitor.calls[0].schema
+    assert set(schema["properties"]) == {"zeta"} and schema["required"] == ["zeta"]  # C7.9: alpha is supplied already
 
 
 async def test_positional_args_fill_fields_and_keep_encoded_slashes(server, connect, elicitor):

@@ -2,7 +2,6 @@
 
 import pytest
 from e2e_support import FORM_CAPABILITY, INVALID_PARAMS, MISSING_CAPABILITY, prompt_error, prompt_text, read
-from mcp import MCPError
 from mcp_types import PromptReference, ResourceTemplateReference
 
 # --- the `guide` prompt: `_`, `:` and `;` routes -------------------------------------------------
@@ -166,25 +165,18 @@ async def test_tool_errors_are_error_results_with_the_message(server, connect, e
         unknown = await client.call_tool("read_resource", {"uri": "guide://_nope"}, raise_on_error=False)
         invalid = await client.call_tool("read_resource", {"uri": "guide://_typed?count=x"}, raise_on_error=False)
         foreign = await client.call_tool("read_resource", {"uri": "https://example.com/"}, raise_on_error=False)
-    assert declined.is_error and declined.content[0].text == "form target was declined"
+    assert declined.is_error and declined.content[0].text == "form target was declined; to go on without the form, supply its fields as keywords: mode (required; one of: uncommitted, branch, pull-request)"
     assert unknown.is_error and "nope" in unknown.content[0].text
     assert invalid.is_error and "count" in invalid.content[0].text
     assert foreign.is_error and "guide://" in foreign.content[0].text
 
 
-async def test_tool_without_form_capability_names_the_keywords(server, connect, mode):
+async def test_tool_without_form_capability_names_the_keywords(server, connect):
+    """C7.11: in both eras the tool reports missing input as an error result (a resource read uses -32021 on 2026-07-28)."""
     async with connect(server) as client:
-        if mode == "2026-07-28":
-            with pytest.raises(MCPError) as info:  # FastMCP keeps -32021 a protocol error, also for tools
-                await client.call_tool("read_resource", {"uri": "guide://_review?mode=branch"}, raise_on_error=False)
-            assert info.value.error.code == MISSING_CAPABILITY and info.value.error.data == FORM_CAPABILITY
-            message = info.value.error.message
-        else:
-            result = await client.call_tool("read_resource", {"uri": "guide://_review?mode=branch"}, raise_on_error=False)
-            assert result.is_error
-            message = result.content[0].text
+        result = await client.call_tool("read_resource", {"uri": "guide://_review?mode=branch"}, raise_on_error=False)
         defaulted = await client.call_tool("read_resource", {"uri": "guide://_depth"})
-    assert "supply the keywords: reference" in message
+    assert result.is_error and "supply the keywords: reference" in result.content[0].text
     assert defaulted.content[0].text.strip() == "DEFAULTED(depth) DEPTH quick"
 
 

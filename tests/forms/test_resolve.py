@@ -274,7 +274,7 @@ def test_c6_integer_answer_3_0_renders_as_3():
 def test_c7_10_decline_fails_and_never_applies_defaults_or_fallback():
     elicitation = {"depth": form({"depth": {"type": "string", "default": "quick"}}, ["depth"], fallback="render")}
     req = request(elicitation)
-    assert answer(req, step(req), depth="decline") == Fail("form depth was declined", "declined")
+    assert answer(req, step(req), depth="decline") == Fail("form depth was declined; to go on without the form, supply its fields as keywords: depth", "declined")
 
 
 def test_c7_10_cancel_applies_defaults():
@@ -291,7 +291,7 @@ def test_c7_10_cancel_applies_fallback_render():
 
 def test_c7_10_cancel_without_defaults_or_fallback_fails():
     req = request(REVIEW)
-    assert answer(req, step(req), target="cancel") == Fail("form target was cancelled", "cancelled")
+    assert answer(req, step(req), target="cancel") == Fail("form target was cancelled; to go on without the form, supply its fields as keywords: mode (required; one of: uncommitted, branch, pull-request)", "cancelled")
 
 
 def test_c7_10_cancelled_supplier_leaves_dependents_inapplicable():

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from guide.docroot.folder import Docroot
-from guide.docroot.lint import lint
+from guide.docroot.lint import Report, lint
 
 
 def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
@@ -14,11 +14,12 @@ def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
     parser = commands.add_parser("check", help="report every authoring error of a docroot")
     parser.add_argument("docroot", type=Path, nargs="?", default=example, help="the docroot (default: the bundled example)")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    parser.add_argument("--strict", action="store_true", help="fail on notes too, not only on errors")
     parser.set_defaults(run=run)
 
 
 def run(options: argparse.Namespace) -> int:
-    """Lint the docroot; exit 1 if it has errors."""
+    """Lint the docroot; exit 1 if it has errors (or, with `--strict`, notes)."""
     if not options.docroot.is_dir():
         print(f"guide check: {options.docroot} is not a folder", file=sys.stderr)
         return 2
@@ -26,9 +27,17 @@ def run(options: argparse.Namespace) -> int:
     if options.format == "json":
         print(json.dumps(report.as_json(), indent=2))
     else:
-        for problem in report.problems:
-            print(problem)
-        counts = " ".join(f"{name}={count}" for name, count in report.summary.items())
-        errors = len(report.problems)
-        print(f"{errors} error{'s' if errors != 1 else ''}; {counts}" if errors else f"ok: {counts}")
-    return 1 if report.problems else 0
+        print(_text(report))
+    return 1 if report.problems or (options.strict and report.notes) else 0
+
+
+def _text(report: Report) -> str:
+    """Errors, then notes, then one summary line."""
+    lines = [str(problem) for problem in report.problems] + [f"note: {note}" for note in report.notes]
+    counts = " ".join(f"{name}={count}" for name, count in report.summary.items())
+    errors, notes = len(report.problems), len(report.notes)
+    tally = f"{errors} error{'s' if errors != 1 else ''}" if errors else "ok"
+    if notes:
+        tally += f", {notes} note{'s' if notes != 1 else ''}"
+    lines.append(f"{tally}{';' if errors else ':'} {counts}")
+    return "\n".join(lines)

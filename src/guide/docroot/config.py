@@ -8,9 +8,11 @@ from typing import Any
 from guide.docroot.frontmatter import FrontmatterError, load_mapping, locate
 from guide.errors import Problem
 from guide.forms.values import same_value
+from guide.spelling import near_miss
 
 CONFIG_NAME = "guide.yaml"
 DEFAULT_STATE_FILE = ".guide.yaml"
+KEYS = ("flags", "workflow")
 REQUIRES = "requires-"
 """The prefix of a frontmatter key that makes a file depend on a flag (`requires-<flag>`, C4)."""
 
@@ -55,9 +57,11 @@ def read_config(docroot: Path) -> tuple[Config, list[Problem]]:
     def problem(keys: tuple[str, ...], message: str) -> None:
         problems.append(Problem(path=CONFIG_NAME, line=locate(text, keys, 1), message=message))
 
-    unknown = set(data) - {"flags", "workflow"}
+    unknown = set(data) - set(KEYS)
     for key in sorted(map(str, unknown)):
-        problem((key,), f"unknown key `{key}`; accepted: flags, workflow")
+        resembled = near_miss(key, KEYS)
+        advice = f"did you mean `{resembled}`? (accepted: {', '.join(KEYS)})" if resembled else f"accepted: {', '.join(KEYS)}"
+        problem((key,), f"unknown key `{key}`; {advice}")
     flags = data.get("flags") or {}
     if not isinstance(flags, Mapping):
         problem(("flags",), "`flags` must be a mapping of flag name to value")

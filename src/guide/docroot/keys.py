@@ -71,5 +71,5 @@ def _flag_issues(path: str, key: str, config: Config, config_ok: bool) -> Iterat
     defined = ", ".join(sorted(map(str, config.flags))) or "none"
     found = near_miss(flag, [str(name) for name in config.flags])
     hint = f"did you mean `{REQUIRES}{found}`?" if found else "define it under `flags:` in guide.yaml"
-    message = f"`{key}` names flag {flag!r}, which guide.yaml does not define (defined: {defined}); {hint}; until then this file never applies"
+    message = f"`{key}` names flag {flag!r}, which guide.yaml does not define (defined: {defined}), so this file never applies; {hint}"
     yield Issue(origin=path, keys=(key,), message=message)

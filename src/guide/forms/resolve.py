@@ -5,7 +5,7 @@
 message). It never raises for any input and never performs I/O.
 """
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from typing import Any, Literal
@@ -14,7 +14,9 @@ from guide.enums import untitled_enum
 from guide.errors import GuideError, InputError, MissingInputError, StateError
 from guide.forms.declare import EMPTY, Form, FormSet
 from guide.forms.fields import Field
+from guide.forms.text import show
 from guide.forms.values import Invalid, accepted, is_unresolved, normalise_answer, normalise_text, problems, same_value
+from guide.spelling import near_miss
 
 MAX_ASKS = 4
 """A form is asked at most this many times: once, then three re-asks after invalid answers."""
@@ -121,19 +123,27 @@ def step(request: Request, progress: Progress = Progress(), answers: Mapping[str
     return interaction.ask(pending)
 
 
-def delivered_schema(form: Form, active_phase: str | None) -> dict[str, Any]:
-    """The schema a client receives: as declared, with `source` fields given their choices (C7.9)."""
-    if not any(field.source for field in form.fields):
+def delivered_schema(form: Form, active_phase: str | None, supplied: Collection[str] = ()) -> dict[str, Any]:
+    """The schema a client receives (C7.9): as declared, with `source` fields given their choices,
+    and without the fields keywords or args already supply."""
+    supplied = [name for name in supplied if form.field(name) is not None]
+    if not supplied and not any(field.source for field in form.fields):
         return dict(form.schema)
-    properties = dict(form.schema["properties"])
+    properties = {}
     for field in form.fields:
+        if field.name in supplied:
+            continue
+        properties[field.name] = form.schema["properties"][field.name]
         if field.source:
             offered = offered_choices(field, active_phase)
             rest = {key: value for key, value in field.schema.items() if key not in ("source", "type")}
             if rest.get("default") not in offered:
                 rest.pop("default", None)  # a default equal to the active phase is not on offer
             properties[field.name] = {**untitled_enum(offered), **rest}
-    return {**form.schema, "properties": properties}
+    schema = {**form.schema, "properties": properties}
+    if "required" in form.schema:
+        schema["required"] = [name for name in form.schema["required"] if name not in supplied]
+    return schema
 
 
 def offered_choices(field: Field, active_phase: str | None) -> tuple[Any, ...] | None:
@@ -152,6 +162,9 @@ def read_keywords(request: Request) -> dict[str, Any] | Fail:
     values: dict[str, Any] = {}
     for name, given in texts.items():
         if name not in declared:
+            resembled = near_miss(name, declared)
+            if resembled:
+                return Fail(f"unknown keyword {name}; did you mean {resembled}? (no form declares {name})", "invalid")
             values[name] = given[0] if len(given) == 1 else list(given)
             continue
         field = declared[name][1]
@@ -199,12 +212,12 @@ class _Interaction:
 
     def _take_one(self, form: Form, answer: Answer) -> Fail | None:
         if answer.action == "decline":
-            return Fail(f"form {form.id} was declined", "declined")
+            return Fail(f"form {form.id} was declined{self._instead(form)}", "declined")
         if answer.action == "cancel":
             if self._apply_defaults(form) or form.fallback:
                 self._finish(form, defaulted=True)
                 return None
-            return Fail(f"form {form.id} was cancelled", "cancelled")
+            return Fail(f"form {form.id} was cancelled{self._instead(form)}", "cancelled")
         content = answer.content if answer.content is not None else {}
         reason = self._accept(form, content) if isinstance(content, Mapping) else "the answer is not an object of field values"
         if reason is None:
@@ -214,6 +227,19 @@ class _Interaction:
             return Fail(f"form {form.id}: {reason} (asked {MAX_ASKS} times)", "invalid")
         self.reasons[form.id] = reason
         return None
+
+    def _instead(self, form: Form) -> str:
+        """How the caller can supply a form it would not answer: its fields as keywords (C7.10)."""
+        hints = []
+        for field in form.fields:
+            if field.name in self.keywords:
+                continue
+            notes = ["required"] if field.name in form.required and not field.has_default else []
+            offered = offered_choices(field, self.request.active_phase)
+            if offered is not None:
+                notes.append(f"{'any of' if field.type.many else 'one of'}: {', '.join(map(show, offered))}")
+            hints.append(f"{field.name} ({'; '.join(notes)})" if notes else field.name)
+        return f"; to go on without the form, supply its fields as keywords: {', '.join(hints)}" if hints else ""
 
     def _accept(self, form: Form, content: Mapping[str, Any]) -> str | None:
         taken = {}
@@ -291,11 +317,10 @@ class _Interaction:
         return Fail(f"this client cannot answer forms; supply the keywords: {', '.join(missing)}", "missing", tuple(missing))
 
     def _missing_keywords(self, pending: Iterable[Form]) -> Iterable[str]:
+        """Only what is needed (C7.6): required fields, unresolved, without a usable default."""
         known = self.known
-        waited = {name for form in self.forms for name in form.when if name not in known}
         for form in pending:
             yield from (name for name in form.required if name not in known and not form.field(name).has_default)
-            yield from (field.name for field in form.fields if field.name in waited)
 
     def render(self) -> Render:
         """Render with what is known; fields of applicable forms still unresolved take their defaults."""
@@ -309,9 +334,15 @@ class _Interaction:
         }
         return Render({**defaults, **known}, self.request.args, frozenset(self.defaulted))
 
-    def ask(self, pending: list[Form]) -> Ask:
+    def ask(self, pending: list[Form]) -> Ask | Fail:
+        phase = self.request.active_phase
+        for form in pending:
+            for field in form.fields:
+                if field.source and field.name not in self.keywords and not offered_choices(field, phase):
+                    message = f"form {form.id}: there is no other workflow phase to choose for {field.name}: {phase} is the only enabled phase"
+                    return Fail(f"{message}; supply {field.name}={phase} as a keyword or enable more phases in guide.yaml", "invalid")
         questions = tuple(
-            Question(form.id, _with_reason(form.message, self.reasons.get(form.id)), delivered_schema(form, self.request.active_phase))
+            Question(form.id, _with_reason(form.message, self.reasons.get(form.id)), delivered_schema(form, phase, self.keywords))
             for form in pending
         )
         progress = Progress(

@@ -74,10 +74,9 @@ async def guarded(ctx: Context, work: Callable[[], Awaitable[T]], *, tool: bool 
     try:
         return await work()
     except GuideError as error:
-        translated = to_mcp(error, modern=is_modern(ctx))
-        if tool and translated.error.code != MISSING_REQUIRED_CLIENT_CAPABILITY:
+        if tool:  # C7.11: a tool reports every failure as an error result, missing input included
             raise ToolError(str(error), log_level=logging.INFO) from None
-        raise translated from None
+        raise to_mcp(error, modern=is_modern(ctx)) from None
     except MCPError as error:
         if tool:
             raise ToolError(error.error.message, log_level=logging.INFO) from None
