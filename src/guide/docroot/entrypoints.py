@@ -7,6 +7,7 @@ forms; `partial_report` checks a partial file on its own.
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 from guide import address
@@ -48,7 +49,7 @@ class Entrypoint:
     problems: tuple[Problem, ...]
     notes: tuple[Problem, ...] = ()
 
-    @property
+    @cached_property
     def uri(self) -> str:
         """Its address: `guide://_name` for a command, `guide://$name` for a skill."""
         return address.command_address(self.name) if self.kind == "command" else address.skill_address(self.name)

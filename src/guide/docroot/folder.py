@@ -29,6 +29,7 @@ class Docroot:
         self._edited: set[str] | None = set()
         self._last: Snapshot | None = None
         self._phase = PhaseFile(None)
+        self._phase_config: object = None
         self._lock = threading.Lock()
 
     def snapshot(self) -> Snapshot:
@@ -53,9 +54,9 @@ class Docroot:
 
     def active_phase(self) -> str | None:
         """The workflow phase the project is in now (C10); the state file is re-read whenever it changes."""
-        path = state_path(self.snapshot().config, self.project)
-        if path != self._phase.path:
-            self._phase = PhaseFile(path)
+        config = self.snapshot().config
+        if config is not self._phase_config:
+            self._phase, self._phase_config = PhaseFile(state_path(config, self.project)), config
         return self._phase.phase()
 
     def _refresh(self) -> Snapshot:
