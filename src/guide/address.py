@@ -19,6 +19,9 @@ from guide.errors import InputError, NotFoundError
 
 SCHEME = "guide"
 PREFIX = f"{SCHEME}://"
+SKILL_SCHEME = "skill"
+"""The Skills extension's addresses: `skill://<name>/SKILL.md` and `skill://<name>/<member>` (SEP-2640)."""
+SKILL_FILE = "SKILL.md"
 COMMAND_MARK = "_"
 SKILL_MARK = "$"
 HELP = "help"
@@ -59,6 +62,8 @@ def parse(uri: str) -> Target:
     Results are shared between callers (the cache): treat a `Target` as read-only.
     """
     parts = urlsplit(uri)
+    if parts.scheme == SKILL_SCHEME:
+        return _skill_file(parts, uri)
     if parts.scheme != SCHEME:
         raise NotFoundError(f"{uri} is not a {PREFIX} address")
     raw = parts.netloc + parts.path
@@ -121,6 +126,11 @@ def document_address(path: str) -> str:
 def help_address(command: str | None = None) -> str:
     """The address of the help overview, or of one command's description."""
     return format(Target("help", tuple(command.split("/")) if command else ()))
+
+
+def skill_file_address(skill: str, path: str = SKILL_FILE) -> str:
+    """A file of a skill as the Skills extension names it: its `SKILL.md` (the entrypoint) or a member."""
+    return f"{SKILL_SCHEME}://{_segment(skill)}/{quote(path, safe='/')}"
 
 
 def template(address: str, fields: Sequence[str]) -> str:
@@ -193,6 +203,16 @@ def read_flags(tokens: Sequence[str], argrequired: Sequence[str] = ()) -> tuple[
                 value = "true"
         keywords.setdefault(name, []).append(value)
     return {name: tuple(values) for name, values in keywords.items()}, args, wants_help
+
+
+def _skill_file(parts, uri: str) -> Target:
+    path = unquote(parts.path).strip("/")
+    if not parts.netloc or not path:
+        raise NotFoundError(f"{uri} names no skill file; skills/list lists the skills")
+    if path == SKILL_FILE:
+        keywords, wants_help = _query(parts.query)
+        return Target("skill", (unquote(parts.netloc),), keywords, wants_help)
+    return Target("member", (unquote(parts.netloc), path))
 
 
 def _segment(text: str) -> str:

@@ -6,3 +6,5 @@ ROUTE_PROMPT = "guide"
 MIME = "text/markdown"
 FORM_META = "guide/form"
 """The `_meta` key of an elicitation request that names the Guide form it asks for."""
+DEFAULT_CACHE_TTL = 5
+"""Seconds a 2026-07-28 client may keep a listing, or content that never asks, before asking again."""

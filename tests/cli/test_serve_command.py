@@ -83,3 +83,33 @@ async def test_every_readme_client_snippet_starts_guide_with_only_its_placeholde
         prompts = sorted(prompt.name for prompt in await client.list_prompts())
     assert "guide://_change" in help_text and "guide://$handover" in help_text
     assert prompts == ["change", "guide"]
+
+
+def test_serve_logs_one_start_line_with_counts_and_authoring_errors(tmp_path):
+    (tmp_path / "_commands").mkdir()
+    (tmp_path / "_commands" / "typo.md").write_text("---\nelicitaton: {}\n---\nx\n")
+    (tmp_path / "_commands" / "fine.md").write_text("fine\n")
+    (tmp_path / "notes.md").write_text("notes\n")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "guide", "serve", "--docroot", str(tmp_path)],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        lines = []
+        for line in process.stderr:  # ends at the first line naming the docroot, or when the process exits
+            lines.append(line)
+            if "serving" in line:
+                break
+    finally:
+        process.kill()
+        process.wait(timeout=TIMEOUT)
+    [start] = [line for line in lines if "serving" in line]
+    assert f"serving {tmp_path}: 2 commands, 0 skills, 0 partials, 1 document; 1 authoring error (`guide check {tmp_path}` lists them)" in start
+
+
+def test_serve_log_level_hides_info(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "guide", "serve", "--docroot", str(tmp_path), "--log-level", "warning"],
+        input="", capture_output=True, text=True, timeout=TIMEOUT,
+    )
+    assert "serving" not in done.stderr and "INFO" not in done.stderr

@@ -1,5 +1,7 @@
 """Docroot configurations at the edges: authoring errors, a command named `guide`, gated skills, no workflow (C3-C5, C10)."""
 
+import logging
+
 import pytest
 from e2e_support import prompt_text, read, read_error
 
@@ -99,3 +101,28 @@ async def test_hidden_names_are_never_documents(edge_server, connect):
     assert plain == "PLAIN\n"
     assert all(error.error.code == -32602 for error in errors)
     assert {uri for uri in listed if uri.startswith("guide://notes")} == {"guide://notes/plain"}
+
+
+async def test_a_request_hitting_an_authoring_error_logs_one_line(empty_docroot, connect, caplog):
+    empty_docroot.write("_commands/broken.md", "---\nelicitation: {f: {message: '', schema: {type: object, properties: {x: {type: string}}}}}\n---\nB\n")
+    server = create_server(empty_docroot.root, project=empty_docroot.project, watch=False)
+    async with connect(server) as client:
+        caplog.clear()
+        await read_error(client, "guide://_broken")
+    failed = [record for record in caplog.records if record.levelno >= logging.INFO and "broken" in record.getMessage()]
+    assert len(failed) == 1 and failed[0].exc_info is None and "\n" not in failed[0].getMessage()
+    assert "a form needs a non-empty string `message`" in failed[0].getMessage()
+
+
+async def test_an_unexpected_error_is_logged_once_on_one_line_and_the_client_sees_no_internals(server, connect, caplog, monkeypatch):
+    def explode(*args, **kwargs):
+        raise ValueError("secret /etc/shadow detail")
+
+    monkeypatch.setattr("guide.server.interact.finish", explode)
+    async with connect(server) as client:
+        caplog.clear()
+        error = await read_error(client, "guide://_pair?alpha=a&zeta=z")
+    assert error.error.message == "Guide failed unexpectedly; the server log has the details"
+    logged = [record for record in caplog.records if "ValueError" in record.getMessage() or record.exc_info]
+    assert len(logged) == 1 and logged[0].exc_info is None and "\n" not in logged[0].getMessage()
+    assert "secret /etc/shadow detail" in logged[0].getMessage()

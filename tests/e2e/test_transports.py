@@ -1,16 +1,19 @@
 """The core flows over real transports: `guide serve` on stdio and on streamable HTTP (`/mcp`), in both eras."""
 
+import asyncio
 import os
 import socket
 import subprocess
 import sys
 import time
+from contextlib import AsyncExitStack
 from pathlib import Path
 
 import pytest
 from e2e_docroot import write_base_docroot
-from e2e_support import Elicitor, missing_keywords_error, read, read_error
+from e2e_support import Elicitor, eventually, missing_keywords_error, read, read_error
 from fastmcp.client.transports import StdioTransport
+from live_support import Recorder, connected
 
 from guide import __version__
 
@@ -43,8 +46,8 @@ def stdio(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def http_url(tmp_path_factory):
-    """The /mcp URL of one `guide serve --transport http` process, shared by this module's tests."""
+def http_server(tmp_path_factory):
+    """One `guide serve --transport http` process shared by this module's tests: its /mcp URL and its docroot."""
     base = tmp_path_factory.mktemp("http")
     docroot, project = base / "docroot", base / "project"
     write_base_docroot(docroot)
@@ -66,7 +69,7 @@ def http_url(tmp_path_factory):
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"guide serve did not accept connections on port {port} within {START_TIMEOUT} s") from None
                 time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}/mcp"
+        yield f"http://127.0.0.1:{port}/mcp", docroot
     finally:
         process.terminate()
         try:
@@ -76,13 +79,25 @@ def http_url(tmp_path_factory):
             process.wait(timeout=10)
 
 
+@pytest.fixture
+def http_url(http_server):
+    """The /mcp URL of the module's HTTP server."""
+    return http_server[0]
+
+
 @pytest.fixture(params=["stdio", "http"])
-def transport(request):
-    """A factory for a fresh transport target of either kind."""
+def served(request, tmp_path):
+    """A factory for a fresh transport target of either kind, and the docroot it serves."""
     if request.param == "stdio":
-        return request.getfixturevalue("stdio")
-    url = request.getfixturevalue("http_url")
-    return lambda: url
+        return request.getfixturevalue("stdio"), tmp_path / "docroot"
+    url, docroot = request.getfixturevalue("http_server")
+    return (lambda: url), docroot
+
+
+@pytest.fixture
+def transport(served):
+    """A factory for a fresh transport target of either kind."""
+    return served[0]
 
 
 async def test_branch_flow_interactive(transport, connect, mode):
@@ -146,3 +161,16 @@ async def test_project_defaults_to_the_working_folder(tmp_path, connect):
         text = await read(client, "guide://_workflow/phase")
     assert text.strip() == "PHASE from=implementation to=check"
     assert elicitor.calls[0].schema["properties"]["phase"]["enum"] == ["discussion", "planning", "check", "review"]
+
+
+async def test_a_file_added_reaches_the_client_as_a_list_change(served, connect, mode):
+    """Legacy: a session notification; 2026-07-28: an event on the subscriptions/listen stream."""
+    target, docroot = served
+    recorder = Recorder()
+    name = f"live-{mode}"
+    async with AsyncExitStack() as stack:
+        client = await connected(stack, connect, target(), mode, recorder)
+        (docroot / "_commands" / f"{name}.md").write_text("---\ndescription: Added.\n---\nLIVE\n", encoding="utf-8")
+        await eventually(lambda: asyncio.sleep(0, recorder.resources >= 1 and recorder.prompts >= 1), timeout=30)
+        listed = {str(resource.uri) for resource in await client.list_resources()}
+    assert f"guide://_{name}" in listed

@@ -5,6 +5,9 @@ import sys
 from pathlib import Path
 
 from guide.errors import GuideError
+from guide.protocol import DEFAULT_CACHE_TTL
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
@@ -15,16 +18,20 @@ def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
     parser.add_argument("--transport", choices=("stdio", "http"), default="stdio", help="stdio, or streamable HTTP at /mcp")
     parser.add_argument("--host", default="127.0.0.1", help="HTTP host (default: 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="HTTP port (default: 8000)")
+    parser.add_argument("--log-level", type=str.upper, choices=LOG_LEVELS, default="INFO", help="what the server logs to stderr (default: INFO)")
+    parser.add_argument("--cache-ttl", type=int, default=DEFAULT_CACHE_TTL, metavar="SECONDS",
+                        help=f"how long 2026-07-28 clients may cache listings and content that never asks (0: no hint; default: {DEFAULT_CACHE_TTL})")
     parser.set_defaults(run=run)
 
 
 def run(options: argparse.Namespace) -> int:
     """Serve until the client disconnects (stdio) or the process is stopped (HTTP)."""
     # Imported here: loading the MCP stack takes a second that check and render do not need.
-    from guide.server.startup import server_for
+    from guide.server.startup import configure_logging, server_for
 
+    configure_logging(options.log_level)
     try:
-        server = server_for(options.docroot, options.project)
+        server = server_for(options.docroot, options.project, cache_ttl=options.cache_ttl)
     except GuideError as error:
         print(f"guide serve: {error}", file=sys.stderr)
         return 2

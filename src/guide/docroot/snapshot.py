@@ -184,6 +184,27 @@ class Snapshot:
         return self.config.allows(source.parsed.meta)
 
 
+LISTED_ROLES = ("commands", "skills", "partials", "documents", "members")
+
+
+def same_listings(before: Snapshot, after: Snapshot) -> bool:
+    """Whether two snapshots list the same things: the same files in every role, configuration and frontmatter.
+
+    A body edit keeps the listings; a file added, removed or renamed, a changed
+    guide.yaml, or changed frontmatter (which may rename, describe or hide an
+    entrypoint, or change its fields) does not.
+    """
+    if before is after:
+        return True
+    if before.config != after.config or any(getattr(before.layout, role) != getattr(after.layout, role) for role in LISTED_ROLES):
+        return False
+    for rel, source in after.sources.items():
+        old = before.sources.get(rel)
+        if old is not source and (old is None or old.frontmatter_text != source.frontmatter_text):
+            return False
+    return True
+
+
 def _ordered(problems: list[Problem]) -> list[Problem]:
     return sorted(set(problems), key=lambda p: (p.path, p.line or 0, p.message))
 

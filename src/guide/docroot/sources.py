@@ -48,6 +48,15 @@ class Source:
     def _declared(self) -> dict[tuple[bool, tuple[str, ...]], tuple[tuple[Form, ...], tuple[Issue, ...]]]:
         return {}
 
+    @cached_property
+    def frontmatter_text(self) -> str:
+        """The raw text between the `---` fences (empty without frontmatter), found without parsing it."""
+        text = self.text or ""
+        if not text.startswith("---"):
+            return ""
+        end = text.find("\n---", 3)
+        return text[3:end] if end >= 0 else text
+
     def may_mention(self, word: str) -> bool:
         """False only when the file surely does not contain `word` (a check that needs no parse)."""
         return self.text is None or word in self.text

@@ -1,8 +1,9 @@
 """Build the Guide MCP server for one docroot."""
 
+import asyncio
 import os
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 
 from fastmcp import Context, FastMCP
@@ -12,12 +13,15 @@ from mcp_types import InputRequiredResult
 from guide import __version__, address
 from guide.docroot.folder import Docroot
 from guide.errors import GuideError
-from guide.protocol import SERVER_NAME
+from guide.protocol import DEFAULT_CACHE_TTL, SERVER_NAME
 from guide.routes.resolve import resolve
 from guide.server.completion import completer
 from guide.server.errors import guarded, quiet_caller_errors
 from guide.server.interact import serve
+from guide.server.live import ListChanges
 from guide.server.provider import DocrootProvider
+from guide.server.report import report_start
+from guide.server.skills import SkillsSource
 from guide.server.watch import watching
 
 STATE_KEYS_VARIABLE = "GUIDE_STATE_KEYS"
@@ -35,27 +39,46 @@ def state_security(keys_text: str | None) -> RequestStateSecurity:
     return RequestStateSecurity(keys=keys, audience=SERVER_NAME)
 
 
-def create_server(docroot: Path, project: Path | None = None, *, watch: bool = True) -> FastMCP:
-    """A FastMCP server serving `docroot`; it re-reads files as they change while `watch` is on."""
+def create_server(docroot: Path, project: Path | None = None, *, watch: bool = True, cache_ttl: int = DEFAULT_CACHE_TTL) -> FastMCP:
+    """A FastMCP server serving `docroot`; it re-reads files as they change while `watch` is on.
+
+    `cache_ttl` (seconds, 0 for none) is the caching hint of listings and of
+    content that never asks; an entrypoint read is never cached (C7).
+    """
     root = Docroot(docroot, project)
+    changes = ListChanges(root)
+    components = DocrootProvider(root)
     quiet_caller_errors()
 
     @asynccontextmanager
     async def lifespan(server: FastMCP) -> AsyncIterator[dict]:
-        if not watch:
-            yield {}
-            return
-        async with watching(root):
-            yield {}
+        tasks = [asyncio.create_task(report_start(root))]
+        try:
+            if not watch:
+                yield {}
+                return
+            tasks.append(asyncio.create_task(changes.run(asyncio.to_thread)))
+            async with watching(root, changes.edited):
+                yield {}
+        finally:
+            changes.close()
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with suppress(asyncio.CancelledError):
+                    await task
 
     server = FastMCP(
         SERVER_NAME,
         version=__version__,
         instructions="Guide serves commands, skills and documents as guide:// resources; guide://_help lists them.",
         lifespan=lifespan,
-        providers=[DocrootProvider(root)],
+        providers=[components, SkillsSource(root, components.reader)],
         request_state_security=state_security(os.environ.get(STATE_KEYS_VARIABLE)),
+        cache_ttl=cache_ttl or None,
+        cache_scope="private" if cache_ttl else None,
     )
+    changes.install(server)
 
     @server.tool
     async def read_resource(uri: str, ctx: Context) -> str | InputRequiredResult:

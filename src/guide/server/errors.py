@@ -1,6 +1,7 @@
 """Translate Guide's errors into MCP errors, in one place (C7.11)."""
 
 import logging
+import traceback
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
@@ -23,16 +24,25 @@ from guide.server.eras import is_modern
 T = TypeVar("T")
 log = logging.getLogger("guide")
 UNEXPECTED = "Guide failed unexpectedly; the server log has the details"
+LOGGED = "guide_logged"
+"""Marks an error Guide has already logged, so FastMCP's log of it is dropped."""
 
 
 class QuietCallerErrors(logging.Filter):
-    """Log a caller's mistake (bad input, a decline, an unknown address) as one INFO line, not an ERROR traceback."""
+    """One line per failed request in FastMCP's log: a caller's mistake at INFO, nothing twice, no traceback.
+
+    Failures Guide itself logged (authoring errors, unexpected errors) are not
+    logged again; a caller's mistake (bad input, a decline, an unknown address)
+    becomes one INFO line instead of an ERROR with a traceback.
+    """
 
     def filter(self, record: logging.LogRecord) -> bool:
-        """Downgrade records about caller errors; keep everything else as it is."""
+        """Drop or shorten records about failed requests; keep everything else as it is."""
         error = record.exc_info[1] if record.exc_info else None
-        if not isinstance(error, (MCPError, ToolError)) or getattr(getattr(error, "error", None), "code", None) == INTERNAL_ERROR:
+        if not isinstance(error, (MCPError, ToolError)):
             return True
+        if getattr(error, LOGGED, False):
+            return False
         message = error.error.message if isinstance(error, MCPError) else str(error)
         record.msg, record.args = f"{record.getMessage()}: {message}", None
         record.levelno, record.levelname = logging.INFO, "INFO"
@@ -74,15 +84,25 @@ async def guarded(ctx: Context, work: Callable[[], Awaitable[T]], *, tool: bool 
     try:
         return await work()
     except GuideError as error:
-        if tool:  # C7.11: a tool reports every failure as an error result, missing input included
-            raise ToolError(str(error), log_level=logging.INFO) from None
-        raise to_mcp(error, modern=is_modern(ctx)) from None
+        translated = ToolError(str(error), log_level=logging.INFO) if tool else to_mcp(error, modern=is_modern(ctx))
+        if isinstance(error, AuthoringError):
+            log.warning("authoring error: %s", error)
+            setattr(translated, LOGGED, True)
+        raise translated from None
     except MCPError as error:
         if tool:
             raise ToolError(error.error.message, log_level=logging.INFO) from None
         raise
-    except Exception:
-        log.exception("unexpected error while serving a request")
-        if tool:
-            raise ToolError(UNEXPECTED) from None
-        raise MCPError(code=INTERNAL_ERROR, message=UNEXPECTED) from None
+    except Exception as error:
+        log.error("unexpected error while serving a request: %s", one_line(error))
+        translated = ToolError(UNEXPECTED) if tool else MCPError(code=INTERNAL_ERROR, message=UNEXPECTED)
+        setattr(translated, LOGGED, True)
+        raise translated from None
+
+
+def one_line(error: BaseException) -> str:
+    """An exception as one log line: its type, its message and where it was raised."""
+    frame = traceback.extract_tb(error.__traceback__)[-1] if error.__traceback__ else None
+    where = f" (at {frame.filename}:{frame.lineno} in {frame.name})" if frame else ""
+    message = " ".join(str(error).split())
+    return f"{type(error).__name__}: {message[:500]}{where}"

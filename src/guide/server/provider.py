@@ -9,9 +9,10 @@ from collections.abc import Callable
 from typing import Any
 
 from fastmcp.prompts import Prompt, PromptArgument
-from fastmcp.resources import Resource, ResourceTemplate
+from fastmcp.resources import Resource, ResourceContent, ResourceResult, ResourceTemplate
 from fastmcp.server.dependencies import get_context
 from fastmcp.server.providers import Provider
+from mcp_types import ReadResourceResult
 from pydantic import PrivateAttr
 
 from guide import address
@@ -23,11 +24,19 @@ from guide.docroot.snapshot import Snapshot
 from guide.forms.fields import Field
 from guide.forms.values import accepted
 from guide.protocol import MIME, ROUTE_PROMPT
-from guide.routes.resolve import resolve, resolve_prompt
+from guide.routes.resolve import Call, resolve, resolve_prompt
 from guide.server.errors import guarded
 from guide.server.interact import serve
 
 READ_CACHE_SIZE = 1024
+
+
+class EntrypointText(ResourceResult):
+    """The rendered text of an entrypoint: never to be cached, since a cached read would replay someone's answers."""
+
+    def to_mcp_result(self, uri: Any) -> ReadResourceResult:
+        """The wire result with `ttlMs: 0`, set explicitly so the server-wide caching hint leaves it alone."""
+        return super().to_mcp_result(uri).model_copy(update={"ttl_ms": 0})
 
 
 class GuideResource(Resource):
@@ -38,7 +47,15 @@ class GuideResource(Resource):
     async def read(self) -> Any:
         """Resolve this address against the current docroot, asking for input if needed."""
         ctx, docroot, uri = get_context(), self._docroot, str(self.uri)
-        return await guarded(ctx, lambda: serve(ctx, docroot, resolve(docroot, address.parse(uri))))
+
+        async def work() -> Any:
+            found = resolve(docroot, address.parse(uri))
+            answer = await serve(ctx, docroot, found)
+            if isinstance(found, Call) and isinstance(answer, str):
+                return EntrypointText([ResourceContent(answer, mime_type=MIME)])
+            return answer
+
+        return await guarded(ctx, work)
 
 
 class RoutePrompt(Prompt):
@@ -95,8 +112,10 @@ class DocrootProvider(Provider):
 
     async def _get_resource(self, uri: str, version: Any = None) -> Resource | None:
         uri = str(uri)
-        if not uri.startswith(address.PREFIX):
-            return None
+        return self.reader(uri) if uri.startswith(address.PREFIX) else None
+
+    def reader(self, uri: str) -> GuideResource:
+        """The component that reads this address (one per address, reused: each read resolves anew)."""
         resource = self._reads.get(uri)
         if resource is None:
             if len(self._reads) >= READ_CACHE_SIZE:

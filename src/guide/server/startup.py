@@ -1,15 +1,31 @@
-"""The checks every way of starting Guide makes before serving: `guide serve` and fastmcp.json."""
+"""Starting Guide: the checks every way of starting makes (`guide serve`, fastmcp.json) and where logs go."""
 
+import logging
+import sys
 from pathlib import Path
 
 from fastmcp import FastMCP
 
 from guide.errors import GuideError
+from guide.protocol import DEFAULT_CACHE_TTL
 from guide.server.app import create_server
 
 
-def server_for(docroot: Path, project: Path | None = None) -> FastMCP:
+def server_for(docroot: Path, project: Path | None = None, *, cache_ttl: int = DEFAULT_CACHE_TTL) -> FastMCP:
     """The server for a docroot a user named; a one-line GuideError if it is not a folder or a setting is wrong."""
     if not docroot.is_dir():
         raise GuideError(f"docroot {docroot} is not a folder")
-    return create_server(docroot, project)
+    return create_server(docroot, project, cache_ttl=cache_ttl)
+
+
+def configure_logging(level: str) -> None:
+    """Send Guide's and FastMCP's log to stderr at `level`, one line per record (stdout belongs to the stdio transport)."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    for name in ("guide", "fastmcp"):
+        logger = logging.getLogger(name)
+        for existing in logger.handlers[:]:
+            logger.removeHandler(existing)
+        logger.addHandler(handler)
+        logger.setLevel(level)
+        logger.propagate = False

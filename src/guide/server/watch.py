@@ -2,7 +2,7 @@
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 
@@ -14,10 +14,10 @@ log = logging.getLogger("guide")
 
 
 @asynccontextmanager
-async def watching(docroot: Docroot) -> AsyncIterator[None]:
-    """While open, forget the docroot's snapshot whenever one of its files changes."""
+async def watching(docroot: Docroot, on_change: Callable[[], None] = lambda: None) -> AsyncIterator[None]:
+    """While open, forget the docroot's snapshot whenever one of its files changes, then call `on_change`."""
     stop = asyncio.Event()
-    task = asyncio.create_task(_watch(docroot, stop))
+    task = asyncio.create_task(_watch(docroot, stop, on_change))
     try:
         yield
     finally:
@@ -27,7 +27,7 @@ async def watching(docroot: Docroot) -> AsyncIterator[None]:
             await task
 
 
-async def _watch(docroot: Docroot, stop: asyncio.Event) -> None:
+async def _watch(docroot: Docroot, stop: asyncio.Event, on_change: Callable[[], None]) -> None:
     # File-system events first; if the system refuses them (for example, too many
     # watches), poll instead, which keeps edits live at the cost of some CPU.
     for polling in (False, True):
@@ -37,6 +37,7 @@ async def _watch(docroot: Docroot, stop: asyncio.Event) -> None:
                     docroot.invalidate(Path(path) for _, path in changes)
                 else:
                     docroot.invalidate()
+                on_change()
             return
         except Exception:
             docroot.invalidate()

@@ -1,0 +1,96 @@
+"""Guide's skills through the Skills extension (SEP-2640): `skills/list`, `skills/get` and `skill://` files.
+
+FastMCP's own skill providers publish each file with a fixed digest, but a
+Guide `SKILL.md` is rendered per request and may ask forms first. So this
+provider lists each usable skill as a *dynamic* entry and serves its files as
+`skill://<name>/SKILL.md` (read exactly like `guide://$name`: its forms are
+asked) and `skill://<name>/<member>` (never asks). FastMCP 4.2 reads such
+entries through the extension's source protocol (the `_skill_*` methods below).
+A skill with an authoring error is left out of the listing and logged once per
+snapshot; the others are listed as usual.
+"""
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from fastmcp.resources import Resource
+from fastmcp.server.providers import Provider
+from fastmcp.skills.extension import SkillsExtension
+from fastmcp.skills.models import MCPSkill
+from pydantic import ValidationError
+
+from guide import address
+from guide.docroot.caches import PerSnapshot
+from guide.docroot.entrypoints import Entrypoint
+from guide.docroot.folder import Docroot
+from guide.errors import GuideError
+
+AGENT_SKILLS_KEYS = ("license", "compatibility", "metadata", "allowed-tools")
+"""Frontmatter keys of the Agent Skills format that an entry carries besides its name and description."""
+
+log = logging.getLogger("guide")
+
+
+class SkillsSource(Provider):
+    """Lists the docroot's skills for the Skills extension and serves their `skill://` files."""
+
+    def __init__(self, docroot: Docroot, resource: Any):
+        super().__init__()
+        self.docroot = docroot
+        self._resource = resource
+        """Makes the component that reads an address (the docroot provider's resource factory)."""
+        self._entries: PerSnapshot[dict[str, MCPSkill]] = PerSnapshot(size=1)
+
+    def required_extensions(self) -> Sequence[SkillsExtension]:
+        """The extension that serves `skills/list` and `skills/get` from this source."""
+        return (SkillsExtension(),)
+
+    async def get_tasks(self) -> list:
+        """No skill runs as a background task."""
+        return []
+
+    async def _get_resource(self, uri: str, version: Any = None) -> Resource | None:
+        uri = str(uri)
+        return self._resource(uri) if uri.startswith(f"{address.SKILL_SCHEME}://") else None
+
+    async def _list_skill_entries(self, context: Any) -> Sequence[MCPSkill]:
+        return list(self.entries().values())
+
+    async def _get_skill_entry(self, uri: str, context: Any) -> MCPSkill | None:
+        return self.entries().get(uri)
+
+    async def _skill_uris(self, uri: str | None = None) -> Sequence[str]:
+        entries = self.entries()
+        return [uri] if uri is not None and uri in entries else ([] if uri is not None else list(entries))
+
+    def _owns_skill_resource(self, uri: str) -> bool:
+        # Never raises: the extension asks on every resource read.
+        return str(uri).startswith(f"{address.SKILL_SCHEME}://")
+
+    def entries(self) -> dict[str, MCPSkill]:
+        """Each usable skill of the current snapshot by its `skill://` address."""
+        snapshot = self.docroot.snapshot()
+        return self._entries.get(snapshot, "entries", lambda: _entries(snapshot.skills()))
+
+
+def _entries(skills: list[Entrypoint]) -> dict[str, MCPSkill]:
+    entries = {}
+    for skill in skills:
+        if skill.problems:
+            log.warning("skill %s has authoring errors and is left out of skills/list: %s", skill.name, skill.problems[0])
+            continue
+        try:
+            entry = MCPSkill(uri=address.skill_file_address(skill.name), frontmatter=_frontmatter(skill), resources="dynamic")
+        except (ValidationError, GuideError) as error:
+            reason = error.errors()[0]["msg"] if isinstance(error, ValidationError) else str(error)
+            log.warning("skill %s is left out of skills/list: %s", skill.name, reason)
+            continue
+        entries[entry.uri] = entry
+    return entries
+
+
+def _frontmatter(skill: Entrypoint) -> dict[str, Any]:
+    found = {"name": skill.name, "description": skill.description}
+    found.update({key: skill.meta[key] for key in AGENT_SKILLS_KEYS if key in skill.meta})
+    return found

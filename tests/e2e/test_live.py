@@ -1,0 +1,79 @@
+"""Connected clients learn when listings change (legacy notifications, 2026-07-28 listen streams) and get cache hints that are right."""
+
+import asyncio
+import logging
+from contextlib import AsyncExitStack
+
+import pytest
+from e2e_support import eventually, read
+from live_support import Recorder, connected
+
+COMMAND = "---\ndescription: Added while connected.\n---\nNEW\n"
+
+
+@pytest.fixture
+def settled(caplog):
+    """`await settled(n)`: wait until the server has judged `n` bursts of edits in all (announced or unchanged)."""
+    caplog.set_level(logging.DEBUG, logger="guide")
+
+    async def wait(count: int) -> None:
+        async def judged():
+            return len([r for r in caplog.records if r.name == "guide" and ("listings changed" in r.message or "unchanged" in r.message)]) >= count
+
+        await eventually(judged, timeout=30)
+
+    return wait
+
+
+async def test_a_new_command_reaches_a_connected_client_and_the_next_listing(server, docroot, connect, mode, settled):
+    recorder = Recorder()
+    async with AsyncExitStack() as stack:
+        client = await connected(stack, connect, server, mode, recorder)
+        before = {str(r.uri) for r in await client.list_resources()}
+        docroot.write("_commands/added.md", COMMAND)
+        await eventually(lambda: asyncio.sleep(0, recorder.resources and recorder.prompts), timeout=30)
+        after = {str(r.uri) for r in await client.list_resources()}
+        prompts = {p.name for p in await client.list_prompts()}
+    assert after - before == {"guide://_added"} and "added" in prompts
+    assert (recorder.resources, recorder.prompts) == (1, 1)
+
+
+async def test_a_body_edit_sends_nothing(server, docroot, connect, mode, settled):
+    recorder = Recorder()
+    async with AsyncExitStack() as stack:
+        client = await connected(stack, connect, server, mode, recorder)
+        await client.list_resources()
+        docroot.write("_commands/pair.md", (docroot.root / "_commands/pair.md").read_text().replace("PAIR", "DUO"))
+        await settled(1)
+        assert "DUO" in await read(client, "guide://_pair?alpha=a&zeta=z")
+    assert (recorder.resources, recorder.prompts) == (0, 0)
+
+
+async def test_five_hundred_files_at_once_give_one_notification_per_kind(server, docroot, connect, mode, settled):
+    recorder = Recorder()
+    async with AsyncExitStack() as stack:
+        client = await connected(stack, connect, server, mode, recorder)
+        for index in range(500):
+            docroot.write(f"notes/n{index:03}.md", f"note {index}\n")
+        await settled(1)
+        # Any second announcement of the burst would arrive before the next edit is judged.
+        docroot.write("_commands/pair.md", (docroot.root / "_commands/pair.md").read_text() + "\n")
+        await settled(2)
+        listed = await client.list_resources()
+    assert (recorder.resources, recorder.prompts) == (1, 1)
+    assert len([r for r in listed if str(r.uri).startswith("guide://notes/")]) == 500
+
+
+async def test_cache_hints(example_server, connect, mode):
+    """On 2026-07-28 listings and content that never asks carry the TTL; every entrypoint read carries 0."""
+    if mode != "2026-07-28":
+        pytest.skip("cache hints exist only on 2026-07-28 (legacy wires drop them)")
+    async with connect(example_server) as client:
+        document = await client.read_resource_mcp("guide://lang/python")
+        member = await client.read_resource_mcp("guide://$workflow-review/checklist.md")
+        helped = await client.read_resource_mcp("guide://_help")
+        listings = [await client.list_resources_mcp(), await client.list_resource_templates_mcp(), await client.list_prompts_mcp()]
+        entrypoint = await client.read_resource_mcp("guide://_review?mode=uncommitted&depth=quick")  # completes without asking
+    for result in (document, member, helped, *listings):
+        assert (result.ttl_ms, result.cache_scope) == (5000, "private")
+    assert entrypoint.ttl_ms == 0 and "uncommitted" in entrypoint.contents[0].text
