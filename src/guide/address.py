@@ -77,7 +77,7 @@ def parse(uri: str) -> Target:
         return Target("skill", (unquote(name),), keywords, wants_help)
     path = unquote(raw).strip("/")
     if not path:
-        raise NotFoundError(f"{uri} names no document; {help_address()} lists commands and skills")
+        raise NotFoundError(f"{uri} names no document; {help_address()} lists commands, skills and documents")
     return Target("document", (path,))
 
 
