@@ -41,6 +41,8 @@ class FieldType:
     """Short answers a person may type in a terminal form, and the text each stands for."""
     terminal_hint = ""
     """What a terminal prompt shows for a field of this type that has no choices."""
+    flag_takes_value = True
+    """Whether a prompt flag naming a field of this type takes the next token as its value (`--severity sev2`)."""
 
     @property
     def keys(self) -> frozenset[str]:
@@ -147,6 +149,7 @@ class BooleanType(FieldType):
     words = ("true", "false")
     terminal_words = {"y": "true", "yes": "true", "n": "false", "no": "false"}
     terminal_hint = "y/n"
+    flag_takes_value = False  # a bare `--dry_run` is true
 
     def is_json(self, value: Any) -> bool:
         return isinstance(value, bool)

@@ -75,7 +75,8 @@ def resolve_prompt(docroot: Docroot, line: str) -> str | Call:
     route = address.parse_prompt(line)
     snapshot = docroot.snapshot()
     entrypoint, args = _command(snapshot, route.segments)
-    keywords, positional, wants_help = address.read_flags(route.tokens, entrypoint.listed("argrequired"))
+    valued = [name for name, (_, field) in entrypoint.forms.fields.items() if field.type.flag_takes_value]
+    keywords, positional, wants_help = address.read_flags(route.tokens, entrypoint.listed("argrequired"), valued)
     if wants_help:
         return help_text.describe(entrypoint)
     return _call(docroot, snapshot, entrypoint, keywords, (*args, *positional))
