@@ -52,6 +52,10 @@ class FieldType:
     def __repr__(self) -> str:
         return self.name
 
+    def terminal_hint_for(self, bounds: Mapping[str, Any]) -> str:
+        """What a terminal prompt shows for a field of this type with these constraint keywords and no choices."""
+        return self.terminal_hint
+
     def is_json(self, value: Any) -> bool:
         """Whether a JSON value has this type."""
         raise NotImplementedError
@@ -81,6 +85,16 @@ class StringType(FieldType):
     name, noun = "string", "a string"
     keywords = ("minLength", "maxLength", "pattern", "format")
     choice_keys = frozenset({"enum", "oneOf", "enumNames", "source"})
+    format_hints: Mapping[str, str] = {
+        "date": "YYYY-MM-DD",
+        "date-time": "YYYY-MM-DD HH:MM[:SS], local time or with an offset such as Z or +02:00",
+        "email": "name@example.com",
+        "uri": "a full address such as https://example.com/x",
+    }
+    """How a person types a value of each string `format` (a terminal reads a local date-time as such)."""
+
+    def terminal_hint_for(self, bounds: Mapping[str, Any]) -> str:
+        return self.format_hints.get(bounds.get("format", ""), "")
 
     def is_json(self, value: Any) -> bool:
         return isinstance(value, str)
