@@ -5,6 +5,7 @@ import json
 import sys
 from pathlib import Path
 
+from guide.cli.checkwatch import watch
 from guide.docroot.folder import Docroot
 from guide.docroot.lint import lint
 
@@ -14,11 +15,14 @@ def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
     parser = commands.add_parser("check", help="report every authoring error of a docroot")
     parser.add_argument("docroot", type=Path, nargs="?", default=example, help="the docroot (default: the bundled example)")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    parser.add_argument("--watch", action="store_true", help="check again after every change until Ctrl-C")
     parser.set_defaults(run=run)
 
 
 def run(options: argparse.Namespace) -> int:
     """Lint the docroot; exit 1 if it has errors."""
+    if options.watch:
+        return watch(options, run)
     if not options.docroot.is_dir():
         print(f"guide check: {options.docroot} is not a folder", file=sys.stderr)
         return 2
