@@ -26,6 +26,8 @@ def run(options: argparse.Namespace) -> int:
     if not options.docroot.is_dir():
         print(f"guide serve: {options.docroot} is not a folder", file=sys.stderr)
         return 2
+    if not sys.stderr.isatty():
+        _plain_log_lines()
     try:
         server = create_server(options.docroot, options.project)
     except GuideError as error:
@@ -36,3 +38,12 @@ def run(options: argparse.Namespace) -> int:
     else:
         server.run(transport="http", host=options.host, port=options.port, path="/mcp", show_banner=False)
     return 0
+
+
+def _plain_log_lines() -> None:
+    """One plain line per log record: Rich wraps a log that is not a terminal at 80 columns, mid-message."""
+    import fastmcp
+    from fastmcp.utilities.logging import configure_logging
+
+    fastmcp.settings.enable_rich_logging = False
+    configure_logging(level=fastmcp.settings.log_level)
