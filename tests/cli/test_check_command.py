@@ -202,3 +202,10 @@ def test_check_watch_json_prints_one_report_per_line(tmp_path):
 def test_check_watch_of_a_missing_folder_says_so(tmp_path, capsys):
     status, out = check(capsys, tmp_path / "missing", "--watch")
     assert status == 2 and "is not a folder" in out.err
+
+
+def test_check_counts_text_json_and_yaml_documents_as_served(tmp_path, capsys):
+    docroot = make(tmp_path, {"index.md": "i", "notes/on-call.txt": "t", "data/limits.json": "{}", "data/owners.yaml": "a: 1", "logo.png": "x"})
+    status, out = check(capsys, docroot, "--format", "json")
+    assert status == 0
+    assert json.loads(out.out)["summary"]["documents"] == 4
