@@ -117,7 +117,7 @@ class _Cancelled(Exception):
 
 
 class _Refused(Invalid):
-    """A value of the right type that breaks a constraint: shown with what the field accepts."""
+    """A value the field refuses (not its type, or breaking a constraint): shown with what the field accepts."""
 
 
 def _as_typed(field: Field, typed: str) -> str:
@@ -128,7 +128,7 @@ def _as_typed(field: Field, typed: str) -> str:
             moment = datetime.datetime.fromisoformat(typed.upper())
         except ValueError:
             return typed  # the format check says what is wrong
-        return (moment if moment.tzinfo else moment.astimezone()).isoformat(timespec="seconds")
+        return (moment if moment.tzinfo else moment.astimezone()).isoformat()
     return typed
 
 
