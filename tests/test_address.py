@@ -86,3 +86,25 @@ def test_c3_addresses_that_name_nothing(uri):
 def test_c3_prompt_lines_that_name_no_command(line):
     with pytest.raises(InputError):
         address.parse_prompt(line)
+
+
+@pytest.mark.parametrize(
+    ("tokens", "keywords", "args"),
+    [
+        (["--severity", "sev2", "--ticket", "INC-2222"], {"severity": ("sev2",), "ticket": ("INC-2222",)}, []),
+        (["--severity=sev2", "rest"], {"severity": ("sev2",)}, ["rest"]),
+        (["--urgent", "INC-1"], {"urgent": ("true",)}, ["INC-1"]),
+        (["--no-urgent"], {"urgent": ("false",)}, []),
+        (["--extra", "x"], {"extra": ("true",)}, ["x"]),
+        (["--label", "--odd"], {"label": ("--odd",)}, []),
+    ],
+)
+def test_c3_flags_of_fields_that_take_a_value_take_the_next_token(tokens, keywords, args):
+    found, positional, wants_help = address.read_flags(tokens, argrequired=["label"], valued=["severity", "ticket"])
+    assert (found, positional, wants_help) == (keywords, args, False)
+
+
+@pytest.mark.parametrize("tokens", [["--severity"], ["--severity", "--ticket=INC-1"]])
+def test_c3_a_valued_flag_without_its_value_says_how_to_write_it(tokens):
+    with pytest.raises(InputError, match="flag --severity needs a value: write --severity=VALUE"):
+        address.read_flags(tokens, valued=["severity"])

@@ -82,7 +82,7 @@ def parse(uri: str) -> Target:
         return Target("skill", (unquote(name),), keywords, wants_help)
     path = unquote(raw).strip("/")
     if not path:
-        raise NotFoundError(f"{uri} names no document; {help_address()} lists commands and skills")
+        raise NotFoundError(f"{uri} names no document; {help_address()} lists commands, skills and documents")
     return Target("document", (path,))
 
 
@@ -171,11 +171,15 @@ def parse_prompt(text: str) -> PromptRoute:
     return PromptRoute(segments, tuple(tokens[1:]))
 
 
-def read_flags(tokens: Sequence[str], argrequired: Sequence[str] = ()) -> tuple[dict[str, tuple[str, ...]], list[str], bool]:
+def read_flags(
+    tokens: Sequence[str], argrequired: Sequence[str] = (), valued: Sequence[str] = ()
+) -> tuple[dict[str, tuple[str, ...]], list[str], bool]:
     """Turn prompt tokens into keywords, positional args and whether `--help` was given.
 
-    `--k=v` gives k the value v; `--k v` does so only for flags in `argrequired`;
-    a bare `--flag` is `true` and `--no-flag` is `false`.
+    `--k=v` gives k the value v. `--k v` does so for flags in `argrequired` and
+    for flags in `valued` (the fields whose type takes a value, so `--severity
+    sev2` means what it says); a `valued` flag with no value after it is an error.
+    Any other bare `--flag` is `true`, and `--no-flag` is `false`.
     """
     keywords: dict[str, list[str]] = {}
     args: list[str] = []
@@ -192,10 +196,11 @@ def read_flags(tokens: Sequence[str], argrequired: Sequence[str] = ()) -> tuple[
             wants_help = True
             continue
         if not has_value:
-            if name in argrequired:
-                if index >= len(tokens):
-                    raise InputError(f"flag --{name} needs a value")
-                value = tokens[index]
+            if name in argrequired or name in valued:
+                following = tokens[index] if index < len(tokens) else None
+                if following is None or (name not in argrequired and following.startswith("--")):
+                    raise InputError(f"flag --{name} needs a value: write --{name}=VALUE or --{name} VALUE")
+                value = following
                 index += 1
             elif name.startswith("no-") and len(name) > 3:
                 name, value = name[3:], "false"

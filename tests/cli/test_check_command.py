@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pexpect
+
 from guide.cli import main
 from guide.examples import DOCROOT
 
@@ -153,3 +155,57 @@ def test_c5_check_reports_errors_of_a_partial_nobody_includes(tmp_path, capsys):
     partial = "---\nelicitation:\n  notes:\n    message: m\n    schema: {type: object, properties: {t: {type: strin}}}\n---\nN.\n"
     status, out = check(capsys, make(tmp_path, {"_partials/notes.md": partial}))
     assert status == 1 and out.out.startswith("_partials/notes.md:5: form notes: field 't'")
+
+
+# --- guide check --watch ------------------------------------------------------------------------
+
+WATCH_TIMEOUT = 30
+
+
+def _watch(docroot, *extra) -> pexpect.spawn:
+    args = ["-m", "guide", "check", str(docroot), "--watch", *extra]
+    return pexpect.spawn(sys.executable, args, encoding="utf-8", timeout=WATCH_TIMEOUT, dimensions=(50, 200))
+
+
+def test_check_watch_checks_again_after_each_change_until_ctrl_c(tmp_path):
+    docroot = make(tmp_path, {"_commands/a.md": FORM.format(description="A.", head="", form="fa", field="xa")})
+    child = _watch(docroot)
+    child.expect(r"ok: commands=1 ")
+    child.expect("watching")
+    make(docroot, {"_commands/b.md": FORM.format(description="B.", head="", form="fb", field="_bad")})
+    child.expect("changed: _commands/b.md")
+    child.expect(r"_commands/b.md:9: form fb: field name '_bad' cannot start with '_'")
+    child.expect(r"1 error; commands=2 ")
+    make(docroot, {"_commands/b.md": FORM.format(description="B.", head="", form="fb", field="good")})
+    child.expect(r"ok: commands=2 ")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+
+
+def test_check_watch_json_prints_one_report_per_line(tmp_path):
+    docroot = make(tmp_path, {"index.md": "i"})
+    child = _watch(docroot, "--format", "json")
+    child.expect(r"\{.*\}\r\n")
+    first = json.loads(child.match.group(0))
+    child.expect("watching")
+    make(docroot, {"notes/limits.json": "{}"})
+    child.expect(r"\{.*\}\r\n")
+    second = json.loads(child.match.group(0))
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    assert first == {"errors": [], "summary": {"commands": 0, "skills": 0, "partials": 0, "documents": 1, "forms": 0}}
+    assert second["summary"]["documents"] == 2
+
+
+def test_check_watch_of_a_missing_folder_says_so(tmp_path, capsys):
+    status, out = check(capsys, tmp_path / "missing", "--watch")
+    assert status == 2 and "is not a folder" in out.err
+
+
+def test_check_counts_text_json_and_yaml_documents_as_served(tmp_path, capsys):
+    docroot = make(tmp_path, {"index.md": "i", "notes/on-call.txt": "t", "data/limits.json": "{}", "data/owners.yaml": "a: 1", "logo.png": "x"})
+    status, out = check(capsys, docroot, "--format", "json")
+    assert status == 0
+    assert json.loads(out.out)["summary"]["documents"] == 4

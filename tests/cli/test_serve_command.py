@@ -113,3 +113,18 @@ def test_serve_log_level_hides_info(tmp_path):
         input="", capture_output=True, text=True, timeout=TIMEOUT,
     )
     assert "serving" not in done.stderr and "INFO" not in done.stderr
+
+
+def test_a_piped_log_keeps_each_record_on_one_line():
+    value = "sideways-" + "and-a-much-longer-value-" * 4
+    requests = "".join(json.dumps(message) + "\n" for message in (
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": {"uri": f"guide://_review?mode={value}"}},
+    ))
+    command = [sys.executable, "-m", "guide", "serve"]
+    done = subprocess.run(command, input=requests, capture_output=True, text=True, timeout=TIMEOUT)
+    lines = [line for line in done.stderr.splitlines() if "Error reading resource" in line]
+    assert len(lines) == 1, done.stderr
+    assert lines[0].endswith(f"invalid keyword mode: {value} is not one of the choices; it accepts one of: uncommitted, branch, pull-request")

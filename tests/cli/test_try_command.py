@@ -1,8 +1,10 @@
 """`guide try`: a real MCP client in a real pseudo-terminal, and with an answers file."""
 
 import json
+import os
 import subprocess
 import sys
+import textwrap
 
 import pexpect
 import pytest
@@ -13,9 +15,9 @@ PROTOCOLS = ["legacy", "2026-07-28"]
 TIMEOUT = 30
 
 
-def _spawn(uri: str, protocol: str) -> pexpect.spawn:
-    args = ["-m", "guide", "try", uri, "--docroot", str(DOCROOT), "--protocol", protocol]
-    return pexpect.spawn(sys.executable, args, encoding="utf-8", timeout=TIMEOUT, dimensions=(50, 200))
+def _spawn(uri: str, protocol: str, docroot=DOCROOT, env=None) -> pexpect.spawn:
+    args = ["-m", "guide", "try", uri, "--docroot", str(docroot), "--protocol", protocol]
+    return pexpect.spawn(sys.executable, args, encoding="utf-8", timeout=TIMEOUT, dimensions=(50, 200), env=env)
 
 
 def _answer_form(child: pexpect.spawn, form: str) -> None:
@@ -64,6 +66,88 @@ def test_a_declined_form_ends_with_a_clear_error(protocol):
     assert child.exitstatus == 1
 
 
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_declining_the_first_form_stops_there_without_asking_the_others(protocol):
+    # On 2026-07-28 the first round holds both target and depth; after the decline depth is not shown.
+    child = _spawn("guide://_review", protocol)
+    child.expect("Form target")
+    child.expect(r"Accept, decline or cancel this form\?")
+    child.sendline("d")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "form target was declined" in child.before
+    assert "Form depth" not in child.before and "Form reference" not in child.before
+    assert child.exitstatus == 1
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_ctrl_c_at_a_prompt_exits_at_once_with_130(protocol):
+    child = _spawn("guide://_review", protocol)
+    child.expect(r"Accept, decline or cancel this form\?")
+    child.sendline("a")
+    child.expect(r"> \(number\)")
+    child.sendintr()
+    # Nothing more is typed: before the fix the process waited for the field to be answered.
+    child.expect(pexpect.EOF, timeout=TIMEOUT)
+    child.close()
+    assert "guide try: interrupted" in child.before
+    assert child.exitstatus == 130
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+@pytest.mark.parametrize("where", ["action", "field"])
+def test_ctrl_d_cancels_the_current_form(protocol, where):
+    child = _spawn("guide://_review?mode=uncommitted", protocol)
+    child.expect("Form depth")
+    child.expect(r"Accept, decline or cancel this form\?")
+    if where == "field":
+        child.sendline("a")
+        child.expect(r"default 1")
+    child.sendeof()
+    child.expect("Form cancelled")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "No depth was chosen, so this is a quick pass." in child.before  # cancelled: its default stands in
+    assert child.exitstatus == 0
+
+
+SCHEDULE = """\
+    ---
+    elicitation:
+      slot:
+        message: When does the incident review start?
+        schema:
+          type: object
+          properties:
+            at: {type: string, format: date-time, title: Start}
+            ticket: {type: string, pattern: "INC-[0-9]+", title: Ticket}
+          required: [at, ticket]
+    ---
+    AT {{kwargs.at}} TICKET {{kwargs.ticket}}
+    """
+
+
+@pytest.mark.parametrize(("typed", "sent"), [("2026-12-01 10:00", "2026-12-01T10:00:00+02:00"), ("2026-12-01T10:00:30Z", "2026-12-01T10:00:30+00:00")])
+def test_date_time_says_its_format_takes_local_time_or_an_offset_and_a_pattern_failure_shows_the_pattern(tmp_path, typed, sent):
+    (tmp_path / "_commands").mkdir()
+    (tmp_path / "_commands" / "schedule.md").write_text(textwrap.dedent(SCHEDULE))
+    child = _spawn("guide://_schedule", "2026-07-28", docroot=tmp_path, env={**os.environ, "TZ": "EET-2"})
+    child.expect(r"Accept, decline or cancel this form\?")
+    child.sendline("a")
+    child.expect(r"YYYY-MM-DD HH:MM\[:SS\], local time or with an offset such as Z or \+02:00")
+    child.sendline("next tuesday")
+    child.expect(r"'next tuesday' is not a valid date-time; it accepts a string in date-time format")
+    child.sendline(typed)
+    child.expect("Ticket")
+    child.sendline("12")
+    child.expect(r"'12' does not match the pattern; it accepts a string matching INC-\[0-9\]\+")
+    child.sendline("INC-7")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert f"AT {sent} TICKET INC-7" in child.before
+    assert child.exitstatus == 0
+
+
 def _run(*args: str) -> subprocess.CompletedProcess:
     command = [sys.executable, "-m", "guide", *args]
     return subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
@@ -90,6 +174,43 @@ def test_answers_file_with_a_wrong_shape_is_refused(tmp_path):
     done = _run("try", "guide://_review", "--answers", str(answers))
     assert done.returncode == 2
     assert '"decline" or "cancel"' in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("answers", "message"),
+    [
+        ({"tagret": {"mode": "branch"}}, "guide try: the answers file names form tagret, which guide://_review does not have; did you mean target? (its forms: target, reference, depth)"),
+        ({"target": {"mode": "sideways"}}, "guide try: the answers file's answer to form target is not accepted: field mode: sideways is not one of the choices; it accepts one of: uncommitted, branch, pull-request"),
+        ({"target": {"mode": "branch"}, "reference": {"reference": "bad ref"}}, "guide try: the answers file's answer to form reference is not accepted: field reference: 'bad ref' does not match the pattern; it accepts a string matching [A-Za-z0-9._/-]+"),
+    ],
+)
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_a_mistake_in_the_answers_file_is_one_readable_line(tmp_path, protocol, answers, message):
+    path = tmp_path / "answers.json"
+    path.write_text(json.dumps(answers))
+    done = _run("try", "guide://_review", "--protocol", protocol, "--answers", str(path))
+    assert done.returncode in (1, 2) and done.stdout == ""
+    assert done.stderr.splitlines() == [message]
+
+
+def test_try_takes_keywords_from_set_as_render_does():
+    done = _run("try", "guide://_review", "--set", "mode=branch", "--set", "reference=feature/x", "--set", "depth=thorough")
+    assert done.returncode == 0, done.stderr
+    assert "Compare `feature/x`" in done.stdout and "Review depth: **thorough**" in done.stdout
+
+
+def test_piped_error_lines_are_never_wrapped():
+    reference = "feature/" + "a-long-branch-name-" * 6
+    done = _run("try", f"guide://_review?mode=sideways&reference={reference}")
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == ["guide try: invalid keyword mode: sideways is not one of the choices; it accepts one of: uncommitted, branch, pull-request"]
+    long = _run("try", f"guide://_review?mode=branch&reference={reference}%20x")
+    assert len(long.stderr.splitlines()) == 1 and len(long.stderr) > 120
+
+
+def test_try_refuses_a_docroot_that_is_not_a_folder(tmp_path):
+    done = _run("try", "guide://_review", "--docroot", str(tmp_path / "missing"))
+    assert done.returncode == 2 and done.stderr.strip() == f"guide try: {tmp_path / 'missing'} is not a folder"
 
 
 def test_without_a_terminal_the_form_prompts_fail_clearly():

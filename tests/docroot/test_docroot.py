@@ -394,3 +394,29 @@ def test_c2_a_file_removed_between_scan_and_read_does_not_break_the_snapshot(tmp
     snap = Docroot(tmp_path).snapshot()
     assert snap.command("a").body == "a\n"
     assert snap.command("gone").problems[0].message == "file cannot be read as UTF-8 text"
+
+
+def test_c2_plain_text_json_and_yaml_files_are_documents_and_other_files_are_not(tmp_path):
+    snap = snapshot(tmp_path, {
+        "notes/on-call.txt": "t",
+        "data/limits.json": "{}",
+        "data/owners.yaml": "a: 1",
+        "data/teams.yml": "b: 2",
+        "data/logo.png": "not text",
+        "scripts/run.py": "print()",
+        "guide.yaml": "flags: {}\n",
+        "lang/python.md": "d",
+    })
+    assert snap.layout.documents == {
+        "notes/on-call": "notes/on-call.txt",
+        "data/limits": "data/limits.json",
+        "data/owners": "data/owners.yaml",
+        "data/teams": "data/teams.yml",
+        "lang/python": "lang/python.md",
+    }
+    assert problems_of(snap) == []
+
+
+def test_c2_two_documents_with_one_address_are_an_error(tmp_path):
+    snap = snapshot(tmp_path, {"data/limits.json": "{}", "data/limits.md": "# Limits"})
+    assert problems_of(snap) == [("data/limits.md", None, None, None, "document 'data/limits' is also defined by data/limits.json")]

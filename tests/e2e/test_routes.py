@@ -4,6 +4,8 @@ import pytest
 from e2e_support import FORM_CAPABILITY, INVALID_PARAMS, MISSING_CAPABILITY, prompt_error, prompt_text, read
 from mcp_types import PromptReference, ResourceTemplateReference
 
+from guide.server.app import create_server
+
 # --- the `guide` prompt: `_`, `:` and `;` routes -------------------------------------------------
 
 
@@ -48,6 +50,34 @@ async def test_argrequired_flag_takes_the_next_token_and_positional_args_fill_fi
         uri = await read(client, "guide://_deploy/prod?label=night%20build")
     assert text.strip() == "DEPLOY env=prod label=night build dry_run=false force=true replicas=1 args=[prod]"
     assert uri == text
+    assert elicitor.calls == []
+
+
+POSTMORTEM = """\
+---
+description: Write a postmortem.
+elicitation:
+  incident:
+    message: Which incident?
+    schema:
+      type: object
+      properties:
+        ticket: {type: string, pattern: "INC-[0-9]+"}
+        severity: {type: string, enum: [sev1, sev2, sev3]}
+        customer_facing: {type: boolean, default: false}
+      required: [ticket, severity]
+---
+PM ticket={{kwargs.ticket}} severity={{kwargs.severity}} customer_facing={{kwargs.customer_facing}} args=[{{args}}]
+"""
+
+
+async def test_a_flag_of_a_field_that_takes_a_value_takes_the_next_token_without_argrequired(docroot, connect, elicitor):
+    docroot.write("_commands/pm.md", POSTMORTEM)
+    async with connect(create_server(docroot.root, docroot.project, watch=False), elicitor) as client:
+        spaced = await prompt_text(client, "guide", {"command": ":pm --severity sev2 --ticket INC-2222 --customer_facing notes"})
+        dangling = await prompt_error(client, "guide", {"command": ":pm --ticket INC-1 --severity"})
+    assert spaced.strip() == "PM ticket=INC-2222 severity=sev2 customer_facing=true args=[notes]"
+    assert dangling.error.message == "flag --severity needs a value: write --severity=VALUE or --severity VALUE"
     assert elicitor.calls == []
 
 

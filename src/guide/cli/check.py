@@ -5,6 +5,7 @@ import json
 import sys
 from pathlib import Path
 
+from guide.cli.checkwatch import watch
 from guide.docroot.folder import Docroot
 from guide.docroot.lint import Report, lint
 
@@ -15,11 +16,14 @@ def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
     parser.add_argument("docroot", type=Path, nargs="?", default=example, help="the docroot (default: the bundled example)")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     parser.add_argument("--strict", action="store_true", help="fail on notes too, not only on errors")
+    parser.add_argument("--watch", action="store_true", help="check again after every change until Ctrl-C")
     parser.set_defaults(run=run)
 
 
 def run(options: argparse.Namespace) -> int:
     """Lint the docroot; exit 1 if it has errors (or, with `--strict`, notes)."""
+    if options.watch:
+        return watch(options, run)
     if not options.docroot.is_dir():
         print(f"guide check: {options.docroot} is not a folder", file=sys.stderr)
         return 2

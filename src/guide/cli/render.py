@@ -1,17 +1,18 @@
-"""`guide render URI`: render an entrypoint with given values and no client, explaining each form."""
+"""`guide render URI`: render an entrypoint without a client, explaining each form."""
 
 import argparse
+import json
 import sys
-from dataclasses import replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from guide import address
+from guide.cli.explain import REFUSED, UNMENTIONED, FormReport, explain
+from guide.cli.inputs import FileAnswers, check_form_ids, read_answers, with_values
 from guide.docroot.folder import Docroot
 from guide.errors import GuideError
-from guide.forms.declare import Form
-from guide.forms.resolve import Ask, Fail, Outcome, Render, Request, read_keywords, step, when_status
+from guide.forms.resolve import Answer, Ask, Fail, Outcome, Progress, Request, step
 from guide.routes.finish import finish
-from guide.routes.resolve import resolve
+from guide.routes.resolve import Call, resolve
 
 
 def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
@@ -21,72 +22,88 @@ def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
     parser.add_argument("--docroot", type=Path, default=example, help="the docroot (default: the bundled example)")
     parser.add_argument("--project", type=Path, default=None, help="the project folder holding the workflow state file")
     parser.add_argument("--set", dest="values", action="append", default=[], metavar="K=V", help="a keyword value (repeatable)")
+    parser.add_argument("--answers", type=Path, default=None, metavar="FILE.json",
+                        help='answer forms as an interactive client would, from a JSON object keyed by form id')
+    parser.add_argument("--format", choices=("text", "json"), default="text",
+                        help="text: forms on stderr, rendered text on stdout; json: one object holding both")
     parser.set_defaults(run=run)
 
 
+@dataclass(frozen=True)
+class Rendering:
+    """What `guide render` reports: the text (None if it cannot render), each form's report and the error."""
+
+    text: str | None
+    forms: list[FormReport] = field(default_factory=list)
+    error: str | None = None
+
+    def as_json(self) -> dict:
+        """The object `--format json` prints."""
+        return {"text": self.text, "error": self.error, "forms": [report.as_json() for report in self.forms]}
+
+
 def run(options: argparse.Namespace) -> int:
-    """Print the form report to stderr and the rendered text to stdout; exit 1 if it cannot render."""
+    """Print the form reports and the rendered text (or the error); exit 1 if it cannot render."""
     try:
-        text = render(options.uri, options.docroot, options.project, options.values)
+        result = render(options.uri, options.docroot, options.project, options.values, options.answers)
     except GuideError as error:
-        print(f"guide render: {error}", file=sys.stderr)
-        return 1
-    sys.stdout.write(text)
-    return 0
-
-
-def render(uri: str, docroot: Path, project: Path | None, values: list[str]) -> str:
-    """Render `uri` as a client without form elicitation would get it, after reporting each form to stderr."""
-    folder = Docroot(docroot, project)
-    target = address.parse(uri)
-    found = resolve(folder, replace(target, keywords=_with_values(target.keywords, values)))
-    if isinstance(found, str):
-        return found
-    interactive = step(found.request(can_elicit=True))
-    request = found.request(can_elicit=False)
-    outcome = step(request)
-    for line in explain(request, interactive, outcome):
-        print(line, file=sys.stderr)
-    return finish(folder, found, outcome)
-
-
-def explain(request: Request, interactive: Outcome, outcome: Outcome) -> list[str]:
-    """One line per form: would it be asked, was it defaulted, supplied, or not applicable, and why."""
-    asked = {question.form for question in interactive.questions} if isinstance(interactive, Ask) else set()
-    defaulted = outcome.defaulted if isinstance(outcome, Render) else frozenset()
-    known = read_keywords(request)
-    known = {} if isinstance(known, Fail) else known
-    lines = []
-    for form in request.forms.forms:
-        missing = [name for name in form.required if name not in known]
-        applies = when_status(form, known)
-        if form.id in defaulted:
-            status = "defaulted: " + ("its schema defaults resolve it" if _defaults_resolve(form) else "fallback: render")
-        elif form.id in asked:
-            status = "would be asked" + (f": missing {', '.join(missing)}" if missing else ": a later form waits for its answer")
-        elif applies is False:
-            status = f"not applicable: {_conditions(form)}"
-        elif applies is None:
-            status = f"waits for earlier answers: {_conditions(form)}"
+        result = Rendering(None, error=str(error))
+    if options.format == "json":
+        print(json.dumps(result.as_json(), indent=2, ensure_ascii=False))
+    else:
+        for report in result.forms:
+            print(report.line(), file=sys.stderr)
+        if result.error is not None:
+            print(f"guide render: {result.error}", file=sys.stderr)
         else:
-            status = "supplied by keywords" if not missing else f"still missing {', '.join(missing)}"
-        lines.append(f"form {form.id}: {status}")
-    return lines
+            sys.stdout.write(result.text or "")
+    return 1 if result.error is not None else 0
 
 
-def _with_values(keywords, values: list[str]) -> dict[str, tuple[str, ...]]:
-    merged = {name: list(given) for name, given in keywords.items()}
-    for item in values:
-        name, has_value, value = item.partition("=")
-        if not has_value or not name:
-            raise GuideError(f"--set takes K=V, got {item!r}")
-        merged.setdefault(name, []).append(value)
-    return {name: tuple(given) for name, given in merged.items()}
+def render(uri: str, docroot: Path, project: Path | None, values: list[str], answers: Path | None = None) -> Rendering:
+    """Render `uri` as a client without forms would get it, or, given an answers file, as one answering from it."""
+    folder = Docroot(docroot, project)
+    target = with_values(uri, values)
+    given = read_answers(answers) if answers else None
+    found = resolve(folder, target)
+    if isinstance(found, str):
+        return Rendering(found)
+    if given is None:
+        request = found.request(can_elicit=False)
+        outcome = step(request)
+        first = step(found.request(can_elicit=True))
+        reports = explain(request, outcome, asked={q.form for q in first.questions} if isinstance(first, Ask) else set())
+    else:
+        check_form_ids(given, [form.id for form in found.entrypoint.forms.forms], found.entrypoint.uri)
+        request = found.request(can_elicit=True)
+        outcome, replies = _answered(request, FileAnswers(given))
+        reports = explain(request, outcome, replies=replies)
+    return _finished(folder, found, outcome, reports)
 
 
-def _defaults_resolve(form: Form) -> bool:
-    return all(field.has_default for field in form.fields if field.name in form.required)
+def _answered(request: Request, answers: FileAnswers) -> tuple[Outcome, dict[str, str]]:
+    """Run the interaction an interactive client would, answering each form from the file."""
+    progress, replies, given = Progress(), {}, None
+    while True:
+        outcome = step(request, progress, given)
+        if not isinstance(outcome, Ask):
+            return outcome, replies
+        given = {}
+        for question in outcome.questions:
+            try:
+                reply = answers(question.form, question.message, question.schema)
+            except GuideError as error:
+                replies[question.form] = REFUSED
+                return Fail(str(error), "invalid"), replies
+            action = reply if isinstance(reply, str) else "accept"
+            replies[question.form] = UNMENTIONED if question.form not in answers.answers else action
+            given[question.form] = Answer(action, reply if isinstance(reply, dict) else None)
+            if action == "decline":
+                break  # a decline ends the interaction: the forms after it are not asked
+        progress = outcome.progress
 
 
-def _conditions(form: Form) -> str:
-    return "when " + " and ".join(f"{name} in {list(values)}" for name, values in form.when.items())
+def _finished(folder: Docroot, call: Call, outcome: Outcome, reports: list[FormReport]) -> Rendering:
+    if isinstance(outcome, Fail):
+        return Rendering(None, reports, outcome.message)
+    return Rendering(finish(folder, call, outcome), reports)

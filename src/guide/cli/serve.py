@@ -40,3 +40,4 @@ def run(options: argparse.Namespace) -> int:
     else:
         server.run(transport="http", host=options.host, port=options.port, path="/mcp", show_banner=False)
     return 0
+

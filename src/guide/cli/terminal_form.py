@@ -1,14 +1,20 @@
-"""A form elicitation shown in the terminal: a prompt per field, checked as Guide checks it."""
+"""A form elicitation shown in the terminal: a prompt per field, checked as Guide checks it.
 
+Enter takes the default, Ctrl-D cancels the form, Ctrl-C ends `guide try`.
+"""
+
+import datetime
+import sys
 from typing import Any
 
-from fastmcp.client.elicitation import ElicitResult
 from rich.console import Console
 from rich.markup import escape
 
+from guide.cli.inputs import Reply
+from guide.errors import GuideError
 from guide.forms.fields import Field, choice_options, declare_field
 from guide.forms.text import show
-from guide.forms.values import Invalid, normalise_answer, normalise_text, problems
+from guide.forms.values import Invalid, accepted, normalise_answer, normalise_text, problems
 
 ACTIONS = {"a": "accept", "accept": "accept", "d": "decline", "decline": "decline", "c": "cancel", "cancel": "cancel"}
 
@@ -19,27 +25,34 @@ class TerminalForm:
     def __init__(self, console: Console):
         self.console = console
 
-    def __call__(self, form: str, message: str, schema: dict[str, Any]) -> dict[str, Any] | ElicitResult:
-        """Show one form and return the answer: field values (accept), or a decline or cancel."""
+    def __call__(self, form: str, message: str, schema: dict[str, Any]) -> Reply:
+        """Show one form and return the answer: field values (accept), "decline" or "cancel"."""
         self.console.print()
-        self.console.print(f"[bold cyan]Form {escape(form)}[/]")
+        self.console.print(f"[bold cyan]Form {escape(form)}[/] [dim](Ctrl-D cancels it)[/]")
         self.console.print(escape(message))
-        action = self._action()
-        if action != "accept":
-            return ElicitResult(action=action)
-        required = set(schema.get("required", ()))
-        values = {}
-        for name, field_schema in schema.get("properties", {}).items():
-            value = self._field(name, field_schema, name in required)
-            if value is not None:
-                values[name] = value
-        return values
+        try:
+            action = self._action()
+            if action != "accept":
+                return action
+            required = set(schema.get("required", ()))
+            values = {}
+            for name, field_schema in schema.get("properties", {}).items():
+                value = self._field(name, field_schema, name in required)
+                if value is not None:
+                    values[name] = value
+            return values
+        except _Cancelled:
+            self.console.print("[yellow]Form cancelled.[/]")
+            return "cancel"
 
     def _input(self, prompt: str) -> str:
         try:
-            return self.console.input(prompt)
+            return self.console.input(prompt, markup=False, emoji=False)
         except EOFError:
-            raise RuntimeError("no terminal input to answer the form; pass --answers FILE.json") from None
+            if sys.stdin.isatty():
+                self.console.print()
+                raise _Cancelled() from None  # Ctrl-D at the terminal
+            raise GuideError("no terminal input to answer the form; pass --answers FILE.json") from None
 
     def _action(self) -> str:
         while True:
@@ -63,6 +76,8 @@ class TerminalForm:
             typed = self._input(self._prompt(field, schema, choices)).strip()
             try:
                 return self._read(field, schema, typed, choices, required)
+            except _Refused as error:
+                self.console.print(f"[red]{escape(str(error))}; it accepts {escape(accepted(field))}[/]")
             except Invalid as error:
                 self.console.print(f"[red]{escape(str(error))}[/]")
 
@@ -87,16 +102,39 @@ class TerminalForm:
         elif choices:
             value = normalise_text(field, [_pick(typed, choices)])
         else:
-            value = normalise_text(field, [field.type.terminal_words.get(typed.lower(), typed)])
+            try:
+                value = normalise_text(field, [_as_typed(field, typed)])
+            except Invalid as error:
+                raise _Refused(str(error)) from None
         found = problems(field, value)
         if found:
-            raise Invalid(found[0])
+            raise _Refused(found[0])
         return value
 
 
+class _Cancelled(Exception):
+    """The person cancelled the form (Ctrl-D)."""
+
+
+class _Refused(Invalid):
+    """A value the field refuses (not its type, or breaking a constraint): shown with what the field accepts."""
+
+
+def _as_typed(field: Field, typed: str) -> str:
+    """The text a person typed, read as the field's type reads keywords (`y` is true; a local time gets its offset)."""
+    typed = field.type.terminal_words.get(typed.lower(), typed)
+    if field.bounds.get("format") == "date-time" and len(typed) > len("YYYY-MM-DD"):
+        try:
+            moment = datetime.datetime.fromisoformat(typed.upper())
+        except ValueError:
+            return typed  # the format check says what is wrong
+        return (moment if moment.tzinfo else moment.astimezone()).isoformat()
+    return typed
+
+
 def _hint(field: Field | None, choices: list[tuple[str, str]]) -> str:
-    if field is not None and field.type.terminal_hint:
-        return field.type.terminal_hint
+    if field is not None and field.type.terminal_hint_for(field.bounds):
+        return field.type.terminal_hint_for(field.bounds)
     if choices:
         return "numbers, comma-separated" if field is not None and field.type.many else "number"
     return ""

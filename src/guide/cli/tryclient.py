@@ -1,11 +1,19 @@
-"""The MCP client behind `guide try`: a Guide subprocess over stdio, forms answered in the terminal or from a file."""
+"""The MCP client behind `guide try`: a Guide subprocess over stdio, forms answered in the terminal or from a file.
+
+The client runs in a worker thread while the main thread answers its forms, so
+the terminal belongs to the main thread: Ctrl-C interrupts the prompt at once
+(exit status 130) instead of waiting for the field to be answered.
+"""
 
 import argparse
 import asyncio
-import json
 import os
+import queue
 import sys
-from pathlib import Path
+import threading
+from collections.abc import Callable, Coroutine
+from concurrent.futures import Future
+from dataclasses import dataclass, field
 from typing import Any
 
 from fastmcp import Client
@@ -14,62 +22,147 @@ from fastmcp.client.transports import StdioTransport
 from mcp import MCPError
 from rich.console import Console
 
+from guide import address
+from guide.cli.inputs import FileAnswers, Reply, check_form_ids, read_answers, with_values
 from guide.cli.terminal_form import TerminalForm
+from guide.docroot.folder import Docroot
+from guide.errors import GuideError
 from guide.protocol import FORM_META
+from guide.routes.resolve import resolve
+
+INTERRUPTED = 130
+"""The exit status of a program stopped by Ctrl-C (128 + SIGINT)."""
+
+Answerer = Callable[[str, str, dict[str, Any]], Reply]
 
 
 def run_try(options: argparse.Namespace) -> int:
-    """Start Guide over stdio, read the address, print the rendered text; exit 1 on an error."""
-    console = Console(stderr=True, highlight=False)
-    try:
-        answerer = _file_answers(options.answers) if options.answers else TerminalForm(console)
-    except (OSError, ValueError) as error:
-        console.print(f"guide try: cannot read the answers file: {error}", markup=False)
+    """Start Guide over stdio, read the address, print the rendered text; exit 1 on an error, 130 on Ctrl-C."""
+    # Never wrap what is not a terminal: a piped error line stays one line.
+    console = Console(stderr=True, highlight=False, soft_wrap=not sys.stderr.isatty())
+    if not options.docroot.is_dir():
+        _say(console, f"guide try: {options.docroot} is not a folder")
         return 2
     try:
-        text = asyncio.run(read(options, answerer))
-    except MCPError as error:
-        console.print(f"guide try: {error.error.message}", markup=False, style="red")
-        return 1
+        uri = address.format(with_values(options.uri, options.values)) if options.values else options.uri
+        answerer = _file_answerer(options, uri) if options.answers else TerminalForm(console)
+    except GuideError as error:
+        _say(console, f"guide try: {error}")
+        return 2
+    desk = Desk(answerer)
+    try:
+        text = desk.run(lambda: read(options, uri, desk.handler))
     except KeyboardInterrupt:
-        console.print("guide try: interrupted", style="red")
-        return 130
+        return _end(desk, console, "guide try: interrupted", INTERRUPTED)
+    except MCPError as error:
+        return _end(desk, console, f"guide try: {error.error.message}", 1)
+    except GuideError as error:
+        return _end(desk, console, f"guide try: {error}", 1)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return 0
 
 
-async def read(options: argparse.Namespace, answerer: Any) -> str:
+def _end(desk: "Desk", console: Console, line: str, status: int) -> int:
+    """Report why `guide try` stops; if the client is still running, stop the process at once."""
+    _say(console, line)
+    if desk.abandoned:
+        # The client thread cannot be stopped from here, and tearing the interpreter
+        # down around it takes about half a second: end now. The server's input
+        # closes with this process, and it exits.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+    return status
+
+
+@dataclass
+class _Ask:
+    form: str
+    message: str
+    schema: dict[str, Any]
+    reply: Future = field(default_factory=Future)
+
+
+class Desk:
+    """Hands the client's form requests to the main thread, one at a time, and their replies back."""
+
+    def __init__(self, answerer: Answerer):
+        self.answerer = answerer
+        self.inbox: queue.Queue[_Ask | None] = queue.Queue()
+        self.declined = False
+        self.abandoned = False
+        """Whether the main thread gave up (Ctrl-C, a bad answer) while the client was still running."""
+
+    async def handler(self, message: str, response_type: Any, params: Any, context: Any) -> Any:
+        """The client's elicitation handler: wait for the main thread's reply to this form."""
+        form = (params.meta or {}).get(FORM_META) or str(context.request_id)
+        ask = _Ask(form, message, params.requested_schema)
+        self.inbox.put(ask)
+        reply = await asyncio.wrap_future(ask.reply)
+        return reply if isinstance(reply, dict) else ElicitResult(action=reply)
+
+    def run(self, read: Callable[[], Coroutine[Any, Any, str]]) -> str:
+        """Run `read` in a worker thread, answering its forms here; return its text or raise its error.
+
+        The worker is a daemon: when the main thread gives up (Ctrl-C, a bad
+        answer), the process ends without waiting for the client, and the server
+        ends when its input closes.
+        """
+        result: Future = Future()
+
+        def work() -> None:
+            try:
+                result.set_result(asyncio.run(read()))
+            except BaseException as error:  # handed to the main thread, which reports it
+                result.set_exception(error)
+            finally:
+                self.inbox.put(None)
+
+        worker = threading.Thread(target=work, name="guide-try-client", daemon=True)
+        worker.start()
+        try:
+            while (ask := self.inbox.get()) is not None:
+                self._answer(ask)
+        except BaseException:
+            self.abandoned = worker.is_alive()
+            raise
+        return result.result()
+
+    def _answer(self, ask: _Ask) -> None:
+        if self.declined:
+            # A decline ends the interaction; forms asked with it in the same round are not shown.
+            ask.reply.set_result("decline")
+            return
+        reply = self.answerer(ask.form, ask.message, ask.schema)
+        self.declined = reply == "decline"
+        ask.reply.set_result(reply)
+
+
+async def read(options: argparse.Namespace, uri: str, handler: Any) -> str:
     """Read one address through a Guide subprocess and return the rendered text."""
     args = ["-m", "guide", "serve", "--docroot", str(options.docroot)]
     if options.project:
         args += ["--project", str(options.project)]
     env = {**os.environ, "FASTMCP_LOG_LEVEL": os.environ.get("FASTMCP_LOG_LEVEL", "ERROR")}
     # The server's own log would interleave with the form prompts; failures reach us as MCP errors.
-    server_log = open(os.devnull, "w")
-    transport = StdioTransport(command=sys.executable, args=args, env=env, log_file=server_log)
-    one_at_a_time = asyncio.Lock()
-
-    async def handler(message: str, response_type: Any, params: Any, context: Any) -> Any:
-        form = (params.meta or {}).get(FORM_META) or str(context.request_id)
-        async with one_at_a_time:
-            return await asyncio.to_thread(answerer, form, message, params.requested_schema)
-
-    with server_log:
+    with open(os.devnull, "w") as server_log:
+        transport = StdioTransport(command=sys.executable, args=args, env=env, log_file=server_log)
         async with Client(transport, mode=options.protocol, elicitation_handler=handler) as client:
-            contents = await client.read_resource(options.uri)
+            contents = await client.read_resource(uri)
     return "".join(getattr(item, "text", "") for item in contents)
 
 
-def _file_answers(path: Path):
-    answers = json.loads(path.read_text(encoding="utf-8"))
-    if not isinstance(answers, dict):
-        raise ValueError("the answers file must hold a JSON object keyed by form id")
-    for form, answer in answers.items():
-        if not isinstance(answer, dict) and answer not in ("decline", "cancel"):
-            raise ValueError(f'the answer for {form} must be an object of field values, "decline" or "cancel"')
+def _file_answerer(options: argparse.Namespace, uri: str) -> FileAnswers:
+    """The answers file, its form ids checked against the entrypoint when the docroot resolves the address."""
+    answers = read_answers(options.answers)
+    try:
+        found = resolve(Docroot(options.docroot, options.project), address.parse(uri))
+    except GuideError:
+        found = None  # the server reports what is wrong with the address
+    if found is not None and not isinstance(found, str):
+        check_form_ids(answers, [form.id for form in found.entrypoint.forms.forms], found.entrypoint.uri)
+    return FileAnswers(answers)
 
-    def answer(form: str, message: str, schema: dict) -> Any:
-        given = answers.get(form, "cancel")
-        return given if isinstance(given, dict) else ElicitResult(action=given)
 
-    return answer
+def _say(console: Console, line: str) -> None:
+    console.print(line, markup=False, emoji=False, highlight=False, soft_wrap=True, style="red")

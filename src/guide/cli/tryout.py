@@ -13,6 +13,7 @@ def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
     parser.add_argument("--docroot", type=Path, default=example, help="the docroot (default: the bundled example)")
     parser.add_argument("--project", type=Path, default=None, help="the project folder holding the workflow state file")
     parser.add_argument("--protocol", choices=PROTOCOLS, default="2026-07-28", help="protocol era (default: 2026-07-28)")
+    parser.add_argument("--set", dest="values", action="append", default=[], metavar="K=V", help="a keyword value (repeatable)")
     parser.add_argument("--answers", type=Path, default=None, metavar="FILE.json",
                         help='answer forms from a JSON object keyed by form id: {field: value, ...}, "decline" or "cancel"')
     parser.set_defaults(run=run)

@@ -7,8 +7,11 @@ from pathlib import Path
 
 from guide.docroot.config import CONFIG_NAME
 from guide.errors import Problem
+from guide.protocol import MIME
 
 TEMPLATE_SUFFIXES = (".md", ".mustache")
+DOCUMENT_TYPES = {".md": MIME, ".mustache": MIME, ".txt": "text/plain", ".json": "application/json", ".yaml": "application/yaml", ".yml": "application/yaml"}
+"""The files served as documents, by suffix, with the MIME type each is served as (C2)."""
 SKILL_FILE = "SKILL.md"
 _SKILL_NAME = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 
@@ -43,6 +46,11 @@ def scan(docroot: Path) -> Layout:
     return layout
 
 
+def document_type(rel: str) -> str:
+    """The MIME type a document file is served as."""
+    return DOCUMENT_TYPES.get(os.path.splitext(rel)[1], MIME)
+
+
 def _keeps_folder(parts: tuple[str, ...], name: str) -> bool:
     if name.startswith("."):
         return False
@@ -64,7 +72,7 @@ def _place(layout: Layout, parts: tuple[str, ...], name: str) -> None:
             _add_unique(layout.commands, "/".join(parts[1:] + (stem,)), rel, layout, "command")
     elif parts[:1] == ("_skills",):
         _place_skill(layout, parts, name, rel)
-    elif is_template and not name.startswith("_") and rel != CONFIG_NAME:
+    elif suffix in DOCUMENT_TYPES and not name.startswith("_") and rel != CONFIG_NAME:
         _add_unique(layout.documents, "/".join(parts + (stem,)), rel, layout, "document")
 
 

@@ -15,8 +15,9 @@ from guide.docroot.snapshot import Snapshot
 from guide.errors import AuthoringError, NotFoundError
 from guide.forms.resolve import Request
 from guide.routes import help as help_text
+from guide.routes import suggest
 
-HELP_HINT = f"{address.help_address()} lists the commands and skills"
+HELP_HINT = f"{address.help_address()} lists the commands, skills and documents"
 
 
 @dataclass(frozen=True)
@@ -53,12 +54,12 @@ def resolve(docroot: Docroot, target: Target) -> str | Call:
     if target.kind == "member":
         path = snapshot.member(*target.path)
         if path is None:
-            raise NotFoundError(f"skill {target.path[0]} has no member {target.path[1]}; {HELP_HINT}")
+            raise _not_found(f"skill {target.path[0]} has no member {target.path[1]}", suggest.member(snapshot, *target.path))
         return path.read_text(encoding="utf-8")
     if target.kind == "document":
         path = snapshot.document(target.path[0])
         if path is None:
-            raise NotFoundError(f"no document {target.path[0]}; {HELP_HINT}")
+            raise _not_found(f"no document {target.path[0]}", suggest.document(snapshot, target.path[0]))
         return path.read_text(encoding="utf-8")
     if target.kind == "skill":
         entrypoint, args = _skill(snapshot, target.path[0]), ()
@@ -74,7 +75,8 @@ def resolve_prompt(docroot: Docroot, line: str) -> str | Call:
     route = address.parse_prompt(line)
     snapshot = docroot.snapshot()
     entrypoint, args = _command(snapshot, route.segments)
-    keywords, positional, wants_help = address.read_flags(route.tokens, entrypoint.listed("argrequired"))
+    valued = [name for name, (_, field) in entrypoint.forms.fields.items() if field.type.flag_takes_value]
+    keywords, positional, wants_help = address.read_flags(route.tokens, entrypoint.listed("argrequired"), valued)
     if wants_help:
         return help_text.describe(entrypoint)
     return _call(docroot, snapshot, entrypoint, keywords, (*args, *positional))
@@ -89,12 +91,16 @@ def _call(docroot: Docroot, snapshot: Snapshot, entrypoint: Entrypoint, keywords
 def _command(snapshot: Snapshot, segments: tuple[str, ...]) -> tuple[Entrypoint, tuple[str, ...]]:
     found = snapshot.find_command(segments)
     if found is None:
-        raise NotFoundError(f"no command {'/'.join(segments)}; {HELP_HINT}")
+        raise _not_found(f"no command {'/'.join(segments)}", suggest.command(snapshot, segments))
     return found
 
 
 def _skill(snapshot: Snapshot, name: str) -> Entrypoint:
     skill = snapshot.skill(name)
     if skill is None:
-        raise NotFoundError(f"no skill {name}; {HELP_HINT}")
+        raise _not_found(f"no skill {name}", suggest.skill(snapshot, name))
     return skill
+
+
+def _not_found(what: str, suggestion: str | None) -> NotFoundError:
+    return NotFoundError(f"{what}; did you mean {suggestion}?" if suggestion else f"{what}; {HELP_HINT}")

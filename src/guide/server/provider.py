@@ -20,7 +20,9 @@ from guide.address import Target
 from guide.docroot.caches import PerSnapshot
 from guide.docroot.entrypoints import Entrypoint
 from guide.docroot.folder import Docroot
+from guide.docroot.layout import document_type
 from guide.docroot.snapshot import Snapshot
+from guide.errors import GuideError
 from guide.forms.fields import Field
 from guide.forms.values import accepted
 from guide.protocol import MIME, ROUTE_PROMPT
@@ -89,8 +91,8 @@ class DocrootProvider(Provider):
     def __init__(self, docroot: Docroot):
         super().__init__()
         self.docroot = docroot
-        # Reading resolves the address anew each time, so one component per address can be reused.
-        self._reads: dict[str, GuideResource] = {}
+        # Reading resolves the address anew each time, so one component per address (and MIME type) can be reused.
+        self._reads: dict[tuple[str, str], GuideResource] = {}
         self._listings: PerSnapshot[list] = PerSnapshot()
 
     async def get_tasks(self) -> list:
@@ -102,7 +104,8 @@ class DocrootProvider(Provider):
 
     def _resources(self, snapshot: Snapshot) -> list[Resource]:
         listed = [self._resource(e.uri, e.name, e.description) for e in snapshot.commands() + snapshot.skills()]
-        listed += [self._resource(address.document_address(path), path, "document") for path in sorted(snapshot.layout.documents)]
+        documents = snapshot.layout.documents
+        listed += [self._resource(address.document_address(path), path, "document", document_type(documents[path])) for path in sorted(documents)]
         listed += [
             self._resource(address.member_address(skill, member), f"{skill}/{member}", f"member of skill {skill}")
             for (skill, member) in sorted(snapshot.layout.members)
@@ -115,13 +118,23 @@ class DocrootProvider(Provider):
         return self.reader(uri) if uri.startswith(address.PREFIX) else None
 
     def reader(self, uri: str) -> GuideResource:
-        """The component that reads this address (one per address, reused: each read resolves anew)."""
-        resource = self._reads.get(uri)
+        """The component that reads this address (one per address and MIME type, reused: each read resolves anew)."""
+        key = (uri, self._mime(uri))
+        resource = self._reads.get(key)
         if resource is None:
             if len(self._reads) >= READ_CACHE_SIZE:
                 self._reads.pop(next(iter(self._reads)))
-            resource = self._reads[uri] = self._resource(uri, uri, "")
+            resource = self._reads[key] = self._resource(uri, uri, "", key[1])
         return resource
+
+    def _mime(self, uri: str) -> str:
+        """The MIME type a read of `uri` is served as: a document's own (by its suffix), else Markdown."""
+        try:
+            target = address.parse(uri)
+        except GuideError:
+            return MIME  # the read reports the error
+        rel = self.docroot.snapshot().layout.documents.get(target.path[0]) if target.kind == "document" else None
+        return document_type(rel) if rel else MIME
 
     async def _list_resource_templates(self) -> list[ResourceTemplate]:
         return self._listing("templates", self._templates)
@@ -153,8 +166,8 @@ class DocrootProvider(Provider):
             return None
         return self._command_prompt(command)
 
-    def _resource(self, uri: str, name: str, description: str) -> GuideResource:
-        resource = GuideResource(uri=uri, name=name, description=description or None, mime_type=MIME)
+    def _resource(self, uri: str, name: str, description: str, mime: str = MIME) -> GuideResource:
+        resource = GuideResource(uri=uri, name=name, description=description or None, mime_type=mime)
         resource._docroot = self.docroot
         return resource
 
