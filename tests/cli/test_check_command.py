@@ -195,7 +195,7 @@ def test_check_watch_json_prints_one_report_per_line(tmp_path):
     second = json.loads(child.match.group(0))
     child.sendintr()
     child.expect(pexpect.EOF)
-    assert first == {"errors": [], "summary": {"commands": 0, "skills": 0, "partials": 0, "documents": 1, "forms": 0}}
+    assert first == {"errors": [], "notes": [], "summary": {"commands": 0, "skills": 0, "partials": 0, "documents": 1, "forms": 0}}
     assert second["summary"]["documents"] == 2
 
 

@@ -42,7 +42,7 @@ def test_init_writes_one_of_each_kind_and_guide_check_passes(starter, capsys):
 def test_the_starter_command_branches_and_includes_the_partial(starter, capsys):
     assert main(["render", "guide://_change?kind=feature", "--docroot", str(starter)]) == 0
     out = capsys.readouterr()
-    assert "form issue: not applicable: when kind in ['bug']" in out.err
+    assert "form issue: not applicable: when kind in [bug] (it is feature)" in out.err
     assert "form checks: defaulted" in out.err
     assert out.out.startswith("# New feature\n") and "run `make test`" in out.out
 

@@ -206,7 +206,7 @@ def test_c6_pattern_is_a_full_match():
     declared = field(type="string", pattern="[a-z]+")
     assert problems(declared, "abc") == []
     for value in ("abc1", "1abc", "ab c"):
-        assert problems(declared, value) == [f"{value!r} does not match the pattern [a-z]+"]
+        assert problems(declared, value) == [f"{value!r} does not match the pattern"]
 
 
 def test_c6_pattern_alternation_is_anchored_as_a_whole():
@@ -225,7 +225,7 @@ def test_c6_hostile_pattern_runs_on_the_linear_engine():
 def test_c6_lookaround_pattern_is_checked_by_the_backtracking_engine():
     declared = field(type="string", pattern="(?!main$).+")
     assert problems(declared, "feature") == []
-    assert problems(declared, "main") == ["'main' does not match the pattern (?!main$).+"]
+    assert problems(declared, "main") == ["'main' does not match the pattern"]
 
 
 def test_c6_backreference_pattern_is_checked():

@@ -101,7 +101,7 @@ def _check_pattern(matcher: Any, value: str) -> str | None:
         matched = matcher.fullmatch(value)
     except PatternTimeout:
         return f"checking {clip(value)!r} against the pattern took too long, so it is refused; give a shorter or simpler value"
-    return None if matched is not None else f"{clip(value)!r} does not match the pattern {matcher.pattern}"
+    return None if matched is not None else f"{clip(value)!r} does not match the pattern"
 
 
 def _is_uri(text: str) -> bool:
