@@ -1,14 +1,19 @@
 """The environment variables of a team deployment: tokens, JWT settings, state TTL, Host/Origin guard, warnings."""
 
+import asyncio
 import secrets
 
 import pytest
+from fastmcp import Client
 from fastmcp.server.auth.providers.jwt import JWTVerifier, RSAKeyPair, StaticTokenVerifier
+from mcp import MCPError
+from mcp_types import ElicitResult, InputRequiredResult
 
 from guide.cli import main
 from guide.errors import GuideError
+from guide.examples import DOCROOT
 from guide.server import http
-from guide.server.app import state_security, state_ttl
+from guide.server.app import create_server, state_security, state_ttl
 from guide.server.auth import verifier
 
 ALICE, BOB = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
@@ -117,3 +122,20 @@ def test_serve_prints_the_warning_before_serving(monkeypatch, capsys):
     assert main(["serve", "--transport", "http", "--host", "0.0.0.0", "--port", "8123"]) == 0
     assert "guide serve: warning: serving 0.0.0.0 without authentication" in capsys.readouterr().err
     assert (ran["host"], ran["port"], ran["host_origin_protection"]) == ("0.0.0.0", 8123, True)
+
+
+async def test_a_continuation_older_than_the_ttl_is_refused(monkeypatch, tmp_path):
+    monkeypatch.setenv("GUIDE_STATE_TTL", "0.5")
+    server = create_server(DOCROOT, tmp_path, watch=False)
+    async with Client(server, mode="2026-07-28", elicitation_handler=_unused) as client:
+        first = await client.session.read_resource("guide://_review", allow_input_required=True)
+        assert isinstance(first, InputRequiredResult)
+        await asyncio.sleep(0.6)  # past the state's expiry, however fast or slow the machine is
+        answers = {"target": ElicitResult(action="accept", content={"mode": "uncommitted"}), "depth": ElicitResult(action="accept", content={"depth": "quick"})}
+        with pytest.raises(MCPError) as raised:
+            await client.session.read_resource("guide://_review", allow_input_required=True, input_responses=answers, request_state=first.request_state)
+    assert (raised.value.error.code, raised.value.error.message) == (-32602, "Invalid or expired requestState")
+
+
+async def _unused(message, response_type, params, context):
+    raise AssertionError("rounds are driven by hand")
