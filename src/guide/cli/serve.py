@@ -36,7 +36,7 @@ def run(options: argparse.Namespace) -> int:
     if options.transport == "stdio":
         server.run(transport="stdio", show_banner=False)
     else:
-        for line in http.warnings(options.host, os.environ, authenticated=server.auth is not None):
+        for line in http.startup_warnings(options.host, os.environ, authenticated=server.auth is not None):
             print(f"guide serve: {line}", file=sys.stderr)
         server.run(transport="http", host=options.host, port=options.port, path="/mcp", show_banner=False, **http.run_options(os.environ))
     return 0

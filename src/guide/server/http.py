@@ -45,7 +45,7 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def warnings(host: str, environ: Mapping[str, str], authenticated: bool) -> list[str]:
+def startup_warnings(host: str, environ: Mapping[str, str], authenticated: bool) -> list[str]:
     """One line per risk of serving on `host` this way, for the operator's terminal."""
     if is_loopback(host):
         return []
