@@ -35,7 +35,7 @@ def deployment(tmp_path_factory):
 async def test_2026_rounds_go_to_any_replica_and_every_interaction_gets_its_own_text(deployment):
     front, replicas = deployment
     addresses = {replica.address for replica in replicas}
-    routes = await bounded((run_modern(front.url, plan, ALICE) for plan in plans(200, seed=13)), limit=12)
+    routes = await bounded((run_modern(front.url, plan, ALICE) for plan in plans(200, seed=13)), limit=10)  # not a multiple of 3: no lockstep with round-robin
 
     assert len(routes) == 200
     for number, route in enumerate(routes):

@@ -136,3 +136,13 @@ def test_a_secret_is_never_in_the_token_error(tmp_path):
     log = replica.log()
     assert "guide serve: GUIDE_AUTH_TOKENS: the token of 'alice' is shorter than 32 characters" in log
     assert secret not in log
+
+
+def test_the_replica_benchmark_runs(tmp_path):
+    from bench import b11_replicas
+
+    out = tmp_path / "b11.json"
+    assert b11_replicas.main(["--clients", "2", "--seconds", "0.2", "--runs", "1", "--out", str(out)]) == 0
+    figures = json.loads(out.read_text())
+    assert set(figures["rps"]) == {"1 replica", "1 replica + nginx", "3 replicas + nginx"}
+    assert all(summary["median"] > 0 for summary in figures["rps"].values())

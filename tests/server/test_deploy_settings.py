@@ -104,15 +104,15 @@ def test_host_origin_guard_is_strict_by_default_and_takes_proxy_names():
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "::1", "[::1]", "127.0.0.2"])
 def test_loopback_needs_no_warning(host):
-    assert http.warnings(host, {}, authenticated=False) == []
+    assert http.startup_warnings(host, {}, authenticated=False) == []
 
 
 def test_a_reachable_address_without_auth_is_warned_about():
-    found = http.warnings("0.0.0.0", {}, authenticated=False)
+    found = http.startup_warnings("0.0.0.0", {}, authenticated=False)
     assert found[0].startswith("warning: serving 0.0.0.0 without authentication: anyone who can reach this port reads the docroot")
     assert found[1].startswith("note: only requests whose Host is localhost, 127.0.0.1, ::1 are answered (others get 421)")
-    assert "or 10.1.2.3 are answered" in http.warnings("10.1.2.3", {}, authenticated=True)[0]
-    assert http.warnings("0.0.0.0", {"GUIDE_ALLOWED_HOSTS": "guide.example.com"}, authenticated=True) == []
+    assert "or 10.1.2.3 are answered" in http.startup_warnings("10.1.2.3", {}, authenticated=True)[0]
+    assert http.startup_warnings("0.0.0.0", {"GUIDE_ALLOWED_HOSTS": "guide.example.com"}, authenticated=True) == []
 
 
 def test_serve_prints_the_warning_before_serving(monkeypatch, capsys):
