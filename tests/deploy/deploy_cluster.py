@@ -105,7 +105,7 @@ class Replica:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "guide", "serve", "--docroot", str(self.docroot), "--transport", "http", "--host", "127.0.0.1", "--port", str(self.port)],
                 cwd=self.workdir,
-                env={**os.environ, **self.env},
+                env={**os.environ, "FASTMCP_LOG_LEVEL": "INFO", **self.env},  # the tests read the shutdown and rejection lines
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
