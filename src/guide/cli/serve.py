@@ -1,6 +1,7 @@
 """`guide serve`: serve a docroot over stdio or streamable HTTP."""
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -27,6 +28,7 @@ def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
 def run(options: argparse.Namespace) -> int:
     """Serve until the client disconnects (stdio) or the process is stopped (HTTP)."""
     # Imported here: loading the MCP stack takes a second that check and render do not need.
+    from guide.server import http
     from guide.server.startup import configure_logging, server_for
 
     configure_logging(options.log_level)
@@ -38,6 +40,8 @@ def run(options: argparse.Namespace) -> int:
     if options.transport == "stdio":
         server.run(transport="stdio", show_banner=False)
     else:
-        server.run(transport="http", host=options.host, port=options.port, path="/mcp", show_banner=False)
+        for line in http.startup_warnings(options.host, os.environ, authenticated=server.auth is not None):
+            print(f"guide serve: {line}", file=sys.stderr)
+        server.run(transport="http", host=options.host, port=options.port, path="/mcp", show_banner=False, **http.run_options(os.environ))
     return 0
 

@@ -1,6 +1,7 @@
 """Build the Guide MCP server for one docroot."""
 
 import asyncio
+import math
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
@@ -15,8 +16,10 @@ from guide.docroot.folder import Docroot
 from guide.errors import GuideError
 from guide.protocol import DEFAULT_CACHE_TTL, SERVER_NAME
 from guide.routes.resolve import resolve
+from guide.server.auth import verifier
 from guide.server.completion import completer
 from guide.server.errors import guarded, quiet_caller_errors
+from guide.server.health import Readiness
 from guide.server.interact import serve
 from guide.server.live import ListChanges
 from guide.server.provider import DocrootProvider
@@ -25,18 +28,34 @@ from guide.server.skills import SkillsSource
 from guide.server.watch import watching
 
 STATE_KEYS_VARIABLE = "GUIDE_STATE_KEYS"
+STATE_TTL_VARIABLE = "GUIDE_STATE_TTL"
 MIN_KEY_LENGTH = 32
+DEFAULT_STATE_TTL = 600.0
 
 
-def state_security(keys_text: str | None) -> RequestStateSecurity:
-    """Sealing for continuation state: shared keys (first seals, all unseal) or an ephemeral key (C8)."""
+def state_security(keys_text: str | None, ttl_text: str | None = None) -> RequestStateSecurity:
+    """Sealing for continuation state: shared keys (first seals, all unseal) or an ephemeral key (C8), living `ttl_text` seconds."""
+    ttl = state_ttl(ttl_text)
     keys = [key.strip() for key in (keys_text or "").split(",") if key.strip()]
     if not keys:
-        return RequestStateSecurity.ephemeral(audience=SERVER_NAME)
+        return RequestStateSecurity.ephemeral(ttl=ttl, audience=SERVER_NAME)
     short = [index + 1 for index, key in enumerate(keys) if len(key.encode()) < MIN_KEY_LENGTH]
     if short:
         raise GuideError(f"{STATE_KEYS_VARIABLE}: key {short[0]} is shorter than {MIN_KEY_LENGTH} bytes; use long random keys, comma-separated")
-    return RequestStateSecurity(keys=keys, audience=SERVER_NAME)
+    return RequestStateSecurity(keys=keys, ttl=ttl, audience=SERVER_NAME)
+
+
+def state_ttl(text: str | None) -> float:
+    """Seconds a continuation state stays valid (default 600)."""
+    if not (text or "").strip():
+        return DEFAULT_STATE_TTL
+    try:
+        ttl = float(text)
+    except ValueError:
+        ttl = math.nan
+    if not (math.isfinite(ttl) and ttl > 0):
+        raise GuideError(f"{STATE_TTL_VARIABLE}: {text.strip()[:40]!r} is not a positive number of seconds")
+    return ttl
 
 
 def create_server(docroot: Path, project: Path | None = None, *, watch: bool = True, cache_ttl: int = DEFAULT_CACHE_TTL) -> FastMCP:
@@ -49,17 +68,19 @@ def create_server(docroot: Path, project: Path | None = None, *, watch: bool = T
     changes = ListChanges(root)
     components = DocrootProvider(root)
     quiet_caller_errors()
+    readiness = Readiness(root)
 
     @asynccontextmanager
     async def lifespan(server: FastMCP) -> AsyncIterator[dict]:
         tasks = [asyncio.create_task(report_start(root))]
         try:
-            if not watch:
-                yield {}
-                return
-            tasks.append(asyncio.create_task(changes.run(asyncio.to_thread)))
-            async with watching(root, changes.edited):
-                yield {}
+            async with readiness.loading():
+                if not watch:
+                    yield {}
+                    return
+                tasks.append(asyncio.create_task(changes.run(asyncio.to_thread)))
+                async with watching(root, changes.edited):
+                    yield {}
         finally:
             changes.close()
             for task in tasks:
@@ -74,11 +95,13 @@ def create_server(docroot: Path, project: Path | None = None, *, watch: bool = T
         instructions="Guide serves commands, skills and documents as guide:// resources; guide://_help lists them.",
         lifespan=lifespan,
         providers=[components, SkillsSource(root, components.reader)],
-        request_state_security=state_security(os.environ.get(STATE_KEYS_VARIABLE)),
+        request_state_security=state_security(os.environ.get(STATE_KEYS_VARIABLE), os.environ.get(STATE_TTL_VARIABLE)),
+        auth=verifier(os.environ),
         cache_ttl=cache_ttl or None,
         cache_scope="private" if cache_ttl else None,
     )
     changes.install(server)
+    readiness.route(server)
 
     @server.tool
     async def read_resource(uri: str, ctx: Context) -> str | InputRequiredResult:
