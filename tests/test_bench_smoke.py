@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-IDS = ("B1", "B2", "B3", "B4", "B5", "B6", "B7")
+IDS = ("B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "B10")
 
 
 def _numbers(result: dict) -> list[float]:
