@@ -43,6 +43,8 @@ FILES = {
     "_commands/open.md": "---\ndescription: never closed\n",
     "_commands/list.md": "---\n- not\n- a mapping\n---\nBody\n",
     "_skills/tidy/SKILL.md": "---\nname: tidy\ndescription: Tidy up.\n---\nSkill body.\n",
+    "_commands/bang.md": '---\n"!": not a tag\ndescription: R&D\n---\nBody\n',
+    "_commands/anchors.md": "---\nbase: &b {type: string}\nother: *b\nmerged: {<<: *b, title: T}\n---\nBody\n",
 }
 
 RUN_CACHE = """

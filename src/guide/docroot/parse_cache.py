@@ -189,12 +189,24 @@ def _record(result: Parsed | FrontmatterError, text: str) -> list | None:
     body_start = len(text) - len(result.body)
     if text[yaml_start:yaml_end] != result.yaml_text or text[body_start:] != result.body:
         return None
-    try:
-        meta = yaml_codec.encode(dict(result.meta), NODES_PER_CHAR * len(result.yaml_text) + 16)
-    except yaml_codec.Unencodable:
-        return None
+    meta = dict(result.meta)
+    if not _plain(meta, result.yaml_text):
+        try:
+            meta = yaml_codec.encode(meta, NODES_PER_CHAR * len(result.yaml_text) + 16)
+        except yaml_codec.Unencodable:
+            return None
     tagged = meta != result.meta  # plain JSON data decodes to itself; anything tagged needs decoding
     return ["ok", meta, int(tagged), yaml_start, yaml_end, body_start, result.first_line, result.body_line]
+
+
+def _plain(meta: dict, yaml_text: str) -> bool:
+    """True when `meta` is JSON data as it is (the common case, checked at C speed); False means: encode it."""
+    if "&" in yaml_text:  # anchors: values may be shared or contain themselves, so only the bounded encoder may walk them
+        return False
+    try:
+        return json.loads(json.dumps(meta)) == meta  # tuples, non-string keys and NaN do not come back equal
+    except (TypeError, ValueError):  # dates, binary, sets
+        return False
 
 
 def _restore(record: list, text: str) -> Parsed | FrontmatterError:
