@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -340,3 +341,28 @@ def test_a_turned_off_cache_parses_and_writes_nothing(root, tmp_path):
     read_all(again, root)
     assert again.parsed == len(FILES)
     assert not any(tmp_path.rglob("*.json"))
+
+
+def test_saving_on_one_thread_while_another_parses(tmp_path, folder):
+    many = {f"_commands/g{i}/{rel.split('/')[-1]}": text for i in range(20) for rel, text in FILES.items()}
+    root = write_docroot(tmp_path / "docroot", many)
+    cache = ParseCache(root, folder)
+    errors = []
+
+    def saver():
+        try:
+            for _ in range(30):
+                cache.save()
+        except Exception as error:  # reported below: the test fails on any
+            errors.append(error)
+
+    thread = threading.Thread(target=saver)
+    thread.start()
+    found = read_all(cache, root, sorted(many))
+    thread.join()
+    cache.save()
+    assert not errors
+    assert all(same_parse(got, expected(root, rel)) for rel, got in found.items())
+    again = ParseCache(root, folder)
+    read_all(again, root, sorted(many))
+    assert (again.parsed, again.reused) == (0, len(many))

@@ -21,6 +21,7 @@ import json
 import logging
 import os
 import tempfile
+import threading
 from collections.abc import Collection, Mapping
 from contextlib import suppress
 from pathlib import Path
@@ -80,6 +81,7 @@ class ParseCache:
         self._entries: dict[str, list] = {}  # rel -> [mtime_ns, size, digest, record], as stored
         self._fresh: dict[str, tuple[Stamp, str, str, Parsed | FrontmatterError]] = {}  # parsed since the last save
         self._dirty = False
+        self._lock = threading.Lock()  # snapshots may be built on worker threads while a save runs
         if self.path is not None:
             self._entries = self._load()
 
@@ -101,28 +103,36 @@ class ParseCache:
         except FrontmatterError as error:
             result = error
         if self.path is not None:
-            self._fresh[rel] = (stamp, digest, text, result)
-            self._dirty = True
+            with self._lock:
+                self._fresh[rel] = (stamp, digest, text, result)
+                self._dirty = True
         return result
 
     def save(self, keep: Collection[str] | None = None) -> None:
-        """Write the cache file if anything changed; with `keep`, entries of other files are dropped."""
-        if self.path is None:
-            return
-        for rel, (stamp, digest, text, result) in self._fresh.items():
-            record = _record(result, text)
-            if record is None:
-                self._entries.pop(rel, None)
-            else:
-                self._entries[rel] = [stamp[0], stamp[1], digest, record]
-        self._fresh = {}
-        if keep is not None:
-            gone = self._entries.keys() - set(keep)
-            for rel in gone:
-                del self._entries[rel]
-            self._dirty = self._dirty or bool(gone)
-        if self._dirty:
-            self._write({"producer": self._producer, "root": str(self.root), "files": self._entries})
+        """Write the cache file if anything changed; with `keep`, entries of other files are dropped.
+
+        Safe to call from another thread while files are parsed: encoding and writing happen outside the lock.
+        """
+        with self._lock:
+            if self.path is None:
+                return
+            fresh, self._fresh = self._fresh, {}
+            dirty, self._dirty = self._dirty, False
+        records = {rel: (stamp, digest, _record(result, text)) for rel, (stamp, digest, text, result) in fresh.items()}
+        with self._lock:
+            entries = dict(self._entries)  # replaced, never changed in place: lookups and the writer below read it freely
+            for rel, (stamp, digest, record) in records.items():
+                if record is None:
+                    entries.pop(rel, None)
+                else:
+                    entries[rel] = [stamp[0], stamp[1], digest, record]
+            if keep is not None:
+                kept = set(keep)
+                dirty = dirty or any(rel not in kept for rel in entries)
+                entries = {rel: entry for rel, entry in entries.items() if rel in kept}
+            self._entries = entries
+        if dirty:
+            self._write({"producer": self._producer, "root": str(self.root), "files": entries})
 
     def _lookup(self, rel: str, stamp: Stamp, digest: str, text: str) -> Parsed | FrontmatterError | None:
         fresh = self._fresh.get(rel)
@@ -171,8 +181,6 @@ class ParseCache:
                 raise
         except OSError as error:
             self._unusable(error)
-            return
-        self._dirty = False
 
     def _unusable(self, error: OSError) -> None:
         log.warning("parse cache in %s cannot be used (%s); continuing without it", self.path.parent, error.strerror or error)
