@@ -4,7 +4,9 @@ An entry holds what `frontmatter.split` made of one file (the mapping, where the
 YAML and the body start, and their first lines, or the error), keyed by the
 file's relative path, mtime_ns and size, and checked against a digest of the
 file's text before use: the text is always read from the file, only the parse is
-reused. The cache file records Guide's version, PyYAML's and a digest of the
+reused. It decides nothing about what is served (the scan says which files
+exist, every text and body comes from disk), and a cached parse is used only for
+the exact text it was made from. The cache file records Guide's version, PyYAML's and a digest of the
 code that parses and encodes, so an upgrade or an edit of that code never reads
 an older cache. It is JSON (nothing in it can run when loaded); a corrupt,
 foreign or unreadable cache is ignored and rewritten on the next save; writes go
