@@ -24,7 +24,7 @@ from pathlib import Path
 
 from bench.common import REPO, Config, log, quiet
 
-IDS = ("B1", "B2", "B3", "B4", "B5", "B6", "B7")
+IDS = ("B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "B10")
 
 
 def _machine() -> dict:
@@ -53,12 +53,22 @@ def _machine() -> dict:
 
 
 async def _run_all(config: Config, out: Path, only: set[str]) -> dict[str, dict]:
-    from bench import b1_static, b2_flow, b3_core, b4_scale, b5_watch, b6_state, b7_http
+    from bench import b1_static, b2_flow, b3_core, b4_scale, b5_watch, b6_state, b7_http, b8_listing, b9_start, b10_restart
+    from bench.docroot_gen import generate
 
     results: dict[str, dict] = {}
     with tempfile.TemporaryDirectory(prefix="guide-bench-") as temp:
         workdir = Path(temp)
-        docroots = None
+        docroots: dict[int, tuple[Path, dict]] = {}
+
+        def docroot_for(size: int) -> tuple[Path, dict]:
+            """The generated docroot of `size` entrypoints, made once per run and shared by B4, B5 and B8-B10."""
+            if size not in docroots:
+                began = time.perf_counter()
+                docroots[size] = (workdir / f"docroot-{size}", generate(workdir / f"docroot-{size}", size))
+                log(f"  generated {size} entrypoints in {time.perf_counter() - began:.1f} s")
+            return docroots[size]
+
         steps = [
             ("B3", lambda: b3_core.run(config, workdir)),
             ("B1", lambda: b1_static.run(config, workdir)),
@@ -66,6 +76,9 @@ async def _run_all(config: Config, out: Path, only: set[str]) -> dict[str, dict]
             ("B6", lambda: b6_state.run(config, workdir)),
             ("B4", None),
             ("B5", None),
+            ("B8", lambda: b8_listing.run(config, workdir, docroot_for)),
+            ("B9", lambda: b9_start.run(config, workdir, docroot_for)),
+            ("B10", lambda: b10_restart.run(config, workdir, docroot_for)),
             ("B7", lambda: b7_http.run(config, workdir)),
         ]
         for bench_id, make in steps:
@@ -75,14 +88,10 @@ async def _run_all(config: Config, out: Path, only: set[str]) -> dict[str, dict]
             log(f"{bench_id} ...")
             try:
                 if bench_id == "B4":
-                    result, docroots = await b4_scale.run(config, workdir, out)
+                    result, made = await b4_scale.run(config, workdir, out)
+                    docroots.update(made)
                 elif bench_id == "B5":
-                    if docroots is None:
-                        from bench.docroot_gen import generate
-
-                        root = workdir / f"docroot-{config.sizes[-1]}"
-                        docroots = {config.sizes[-1]: (root, generate(root, config.sizes[-1]))}
-                    root, info = docroots[max(docroots)]
+                    root, info = docroot_for(config.sizes[-1])
                     result = await b5_watch.run(config, workdir, root, info)
                 else:
                     result = await make()
@@ -161,6 +170,39 @@ def table(results: dict[str, dict]) -> list[list[str]]:
                 cpu = r["server_cpu_ms_per_request"]
                 rows.append(["B7 server CPU", f"{cpu['guide']['median']:.2f} ms/request", f"{cpu['baseline']['median']:.2f} ms/request",
                              _ratio(r["server_cpu_ratio"]), "(informational)", "-"])
+        elif bench_id == "B8":
+            rows += _b8_rows(r)
+        elif bench_id == "B9":
+            for case in r["cases"]:
+                target = "(informational)" if case["target"] is None else f"ratio <= {case['target']}"
+                rows.append([f"B9 {case['case']}", f"{case['guide_s']['median']:.2f} s", f"{case['baseline_s']['median']:.2f} s (minimal server)",
+                             _ratio(case["ratio"]), target, _yes(case["met"]) if case["target"] is not None else "-"])
+        elif bench_id == "B10":
+            parts = r["met_parts"]
+            rows.append([f"B10 restart @{r['size']}", f"first listing {r['restart_first_s']['median']:.2f} s",
+                         f"second listing {r['restart_second_s']['median']:.2f} s", _ratio(r["ratio"]), r["target"].split(";")[0], _yes(parts["restart"])])
+            rows.append([f"B10 check @{r['size']}", f"{r['check_unchanged_s']['median']:.2f} s unchanged", "-", "-",
+                         r["target"].split("; ")[1], _yes(parts["check"])])
+            rows.append([f"B10 check @{r['size']}, one edit", f"{r['check_one_edit_s']['median']:.2f} s", "-", "-", "(informational)", "-"])
+    return rows
+
+
+def _b8_rows(r: dict) -> list[list[str]]:
+    from bench.b8_listing import TARGET_FIRST, TARGET_RSS, TARGET_SECOND
+
+    rows = []
+    labels = {"first_s": ("first listing", "s", TARGET_FIRST), "second_s": ("second listing", "s", TARGET_SECOND),
+              "rss_mb": ("RSS after listing", "MB", TARGET_RSS)}
+    for size in r["sizes"]:
+        for key, (label, unit, target) in labels.items():
+            figure = size[key]
+            digits = 0 if unit == "MB" else 2
+            rows.append([f"B8 {label} @{size['size']}", f"{figure['guide']['median']:.{digits}f} {unit}",
+                         f"{figure['baseline']['median']:.{digits}f} {unit}", _ratio(figure["ratio"]), f"ratio <= {target}",
+                         _yes(figure["ratio"]["median"] <= target)])
+    slopes = r["growth_loglog_slope"]
+    text = ", ".join(f"{k} {_num(v)}" for k, v in slopes.items())
+    rows.append(["B8 growth", f"log-log slope: {text}", "-", "-", f"first listing <= {r['growth_limit']} (1 = linear)", _yes(r["met_parts"]["growth"])])
     return rows
 
 

@@ -29,12 +29,16 @@ class Config:
     http_seconds: float  # B7: length of one load run
     http_runs: int  # B7: runs per server
     http_clients: int = 8
+    list_sizes: tuple[int, ...] = (1000, 3000, 10000)  # B8 sweep; the last one is also B9's and B10's large docroot
+    list_rounds: int = 4  # B8: server starts per side and size
+    start_rounds: int = 5  # B9: starts per case and side
+    restart_rounds: int = 3  # B10: restarted servers
 
     @classmethod
     def make(cls, smoke: bool) -> Config:
         if smoke:
             return cls(True, rounds=4, inner=5, core_rounds=5, core_inner=20, sizes=(50, 200), starts=1, checks=1,
-                       edits=1, http_seconds=0.5, http_runs=1)
+                       edits=1, http_seconds=0.5, http_runs=1, list_sizes=(50, 200), list_rounds=1, start_rounds=1, restart_rounds=1)
         return cls(False, rounds=80, inner=40, core_rounds=200, core_inner=50, sizes=(100, 1000, 3000, 10000), starts=5,
                    checks=3, edits=7, http_seconds=3.0, http_runs=8)
 

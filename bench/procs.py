@@ -6,7 +6,7 @@ import asyncio
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from fastmcp.client.transports import StdioTransport
@@ -14,10 +14,16 @@ from fastmcp.client.transports import StdioTransport
 from bench.common import REPO, child_env
 
 
-def serve_transport(docroot: Path, project: Path, log_file: Path) -> StdioTransport:
+def serve_transport(docroot: Path, project: Path, log_file: Path, env: Mapping[str, str] | None = None) -> StdioTransport:
     """`python -m guide serve --docroot DOCROOT` over stdio, a fresh process per connection."""
     args = ["-m", "guide", "serve", "--docroot", str(docroot), "--project", str(project)]
-    return StdioTransport(command=sys.executable, args=args, env=child_env(), cwd=str(REPO), keep_alive=False, log_file=log_file)
+    return python_transport(args, log_file, env)
+
+
+def python_transport(args: Sequence[str], log_file: Path, env: Mapping[str, str] | None = None) -> StdioTransport:
+    """`python ARGS` over stdio with the benchmark environment (plus `env`), a fresh process per connection."""
+    return StdioTransport(command=sys.executable, args=list(args), env={**child_env(), **(env or {})}, cwd=str(REPO), keep_alive=False,
+                          log_file=log_file)
 
 
 def child_pid(marker: str) -> int | None:
@@ -71,11 +77,11 @@ def peak_rss_mb(pid: int | None) -> float | None:
     return None
 
 
-async def timed_run(args: Sequence[str], *, cwd: Path = REPO) -> tuple[float, int, bytes]:
-    """Wall time, exit status and stdout of a child process."""
+async def timed_run(args: Sequence[str], *, cwd: Path = REPO, env: Mapping[str, str] | None = None) -> tuple[float, int, bytes]:
+    """Wall time, exit status and stdout of a child process (benchmark environment plus `env`)."""
     start = time.perf_counter()
     process = await asyncio.create_subprocess_exec(
-        *args, cwd=str(cwd), env=child_env(), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
+        *args, cwd=str(cwd), env={**child_env(), **(env or {})}, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
     )
     out, _ = await process.communicate()
     return time.perf_counter() - start, process.returncode, out

@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-IDS = ("B1", "B2", "B3", "B4", "B5", "B6", "B7")
-HANG_GUARD_S = 900  # about 30 s on an idle machine; only a hang gets near this
+IDS = ("B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "B10")
+HANG_GUARD_S = 900  # about a minute on an idle machine; only a hang gets near this
 
 
 def _numbers(result: dict) -> list[float]:
