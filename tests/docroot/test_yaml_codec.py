@@ -12,6 +12,9 @@ from hypothesis import strategies as st
 from guide.docroot import yaml_codec
 from guide.docroot.frontmatter import load_mapping
 
+# The safe loader gives a datetime a fixed offset (or none), never a named zone.
+FIXED_OFFSETS = st.integers(-14 * 60, 14 * 60).map(lambda minutes: datetime.timezone(datetime.timedelta(minutes=minutes)))
+
 
 def same(a, b) -> bool:
     """Equal values of equal types all the way down (True is not 1, a date is not a string, order counts)."""
@@ -34,7 +37,7 @@ def round_trip(value):
 
 scalars = st.one_of(
     st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), st.text(max_size=20), st.binary(max_size=20),
-    st.dates(), st.datetimes(timezones=st.one_of(st.none(), st.timezones())),
+    st.dates(), st.datetimes(timezones=st.one_of(st.none(), FIXED_OFFSETS)),
 )
 keys = st.one_of(st.text(max_size=8), st.integers(), st.booleans(), st.none(), st.dates(), st.just("!"))
 values = st.recursive(
@@ -71,7 +74,7 @@ blob: !!binary aGVsbG8=
 tags: !!set {a, b}
 ordered: !!omap [{x: 1}, {y: 2}]
 pairs: !!pairs [{x: 1}, {x: 2}]
-keys: {1: one, 2.5: two, true: yes, null: none, 2026-01-01: day}
+keys: {2: one, 2.5: two, true: yes, null: none, 2026-01-01: day}
 "!": bang
 floats: [.inf, -.inf, .nan, -0.0, 1e-300]
 big: 123456789012345678901234567890
