@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from docroot.conftest import same
 from guide.docroot.frontmatter import FrontmatterError, Parsed, split
 from guide.docroot.parse_cache import CACHE_DIR_VARIABLE, NO_CACHE_VARIABLE, SUBFOLDER, ParseCache, cache_folder
 
@@ -93,19 +94,6 @@ def read_all(cache: ParseCache, root: Path, rels=None) -> dict:
         stat = path.stat()
         found[rel] = cache.parse(rel, (stat.st_mtime_ns, stat.st_size), path.read_text(encoding="utf-8-sig"))
     return found
-
-
-def same(a, b) -> bool:
-    """Equal values of equal types all the way down (so True is not 1 and a date is not a string)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(same(k, j) for k, j in zip(a, b)) and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    if isinstance(a, float) and a != a:
-        return b != b
-    return a == b
 
 
 def same_parse(got, want) -> bool:

@@ -2,33 +2,18 @@
 
 import datetime
 import json
-import math
 
 import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from docroot.conftest import same
 from guide.docroot import yaml_codec
 from guide.docroot.frontmatter import load_mapping
 
 # The safe loader gives a datetime a fixed offset (or none), never a named zone.
 FIXED_OFFSETS = st.integers(-14 * 60, 14 * 60).map(lambda minutes: datetime.timezone(datetime.timedelta(minutes=minutes)))
-
-
-def same(a, b) -> bool:
-    """Equal values of equal types all the way down (True is not 1, a date is not a string, order counts)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(same(k, j) for k, j in zip(a, b)) and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    if isinstance(a, float) and math.isnan(a):
-        return math.isnan(b)
-    if isinstance(a, datetime.datetime):
-        return a == b and a.utcoffset() == b.utcoffset()
-    return a == b
 
 
 def round_trip(value):

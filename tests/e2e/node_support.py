@@ -1,9 +1,12 @@
 """Whether a Node.js client suite beside these tests can run, and if not, the reason pytest reports."""
 
 import functools
+import json
+import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -41,3 +44,17 @@ def requires_node_client(folder: Path, package: str) -> pytest.MarkDecorator:
     """A skip mark, with its reason, for tests that drive the Node.js client in `folder`."""
     reason = missing(folder, package)
     return pytest.mark.skipif(reason is not None, reason=reason or "")
+
+
+def run_node_client(folder: Path, docroot: Path, uri: str, plan: dict, cwd: Path, timeout: float) -> dict:
+    """Run `client.mjs` in `folder` against a Guide server over that docroot; its last stdout line, as JSON."""
+    command = [NODE, "client.mjs", "--python", sys.executable, "--docroot", str(docroot), "--uri", uri, "--plan", json.dumps(plan), "--cwd", str(cwd)]
+    env = {key: value for key, value in os.environ.items() if key != "GUIDE_STATE_KEYS"}
+    try:
+        finished = subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired as error:
+        pytest.fail(f"node client.mjs did not finish within {timeout} s; stderr:\n{error.stderr}")
+    assert finished.returncode == 0, f"node client.mjs exited {finished.returncode}\nstdout:\n{finished.stdout}\nstderr:\n{finished.stderr}"
+    lines = finished.stdout.strip().splitlines()
+    assert lines, f"node client.mjs printed nothing; stderr:\n{finished.stderr}"
+    return json.loads(lines[-1])

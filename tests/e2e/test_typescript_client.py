@@ -5,15 +5,11 @@ elicitation, answers every `elicitation/create` from a plan, reads one resource
 and prints what it rendered and what it was asked.
 """
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
-from node_support import NODE, requires_node_client
+from node_support import requires_node_client, run_node_client
 
 from guide.examples import DOCROOT
 
@@ -53,17 +49,7 @@ def without(schema: dict, keyword: str) -> dict:
 
 
 def run_client(tmp_path: Path, plan: dict, uri: str = "guide://_review") -> dict:
-    command = [NODE, "client.mjs", "--python", sys.executable, "--docroot", str(DOCROOT), "--uri", uri, "--plan", json.dumps(plan), "--cwd", str(tmp_path)]
-    env = dict(os.environ)
-    env.pop("GUIDE_STATE_KEYS", None)
-    try:
-        finished = subprocess.run(command, cwd=NODE_DIR, env=env, capture_output=True, text=True, timeout=TIMEOUT, check=False)
-    except subprocess.TimeoutExpired as error:
-        pytest.fail(f"node client.mjs did not finish within {TIMEOUT} s; stderr:\n{error.stderr}")
-    assert finished.returncode == 0, f"node client.mjs exited {finished.returncode}\nstdout:\n{finished.stdout}\nstderr:\n{finished.stderr}"
-    lines = finished.stdout.strip().splitlines()
-    assert lines, f"node client.mjs printed nothing; stderr:\n{finished.stderr}"
-    return json.loads(lines[-1])
+    return run_node_client(NODE_DIR, DOCROOT, uri, plan, tmp_path, TIMEOUT)
 
 
 def test_typescript_sdk_client_answers_every_form_on_the_legacy_era(tmp_path):

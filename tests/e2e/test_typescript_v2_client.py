@@ -8,15 +8,11 @@ client prints what it rendered, what its handler was asked and each round as it
 arrived on the wire.
 """
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
-from node_support import NODE, requires_node_client
+from node_support import requires_node_client, run_node_client
 
 from guide.examples import DOCROOT
 
@@ -46,15 +42,7 @@ def declared(form: str) -> dict:
 
 
 def run_client(tmp_path: Path, uri: str, plan: dict | None = None) -> dict:
-    command = [NODE, "client.mjs", "--python", sys.executable, "--docroot", str(DOCROOT), "--uri", uri, "--plan", json.dumps(plan or {}), "--cwd", str(tmp_path)]
-    env = dict(os.environ)
-    env.pop("GUIDE_STATE_KEYS", None)
-    try:
-        finished = subprocess.run(command, cwd=NODE_DIR, env=env, capture_output=True, text=True, timeout=TIMEOUT, check=False)
-    except subprocess.TimeoutExpired as error:
-        pytest.fail(f"node client.mjs did not finish within {TIMEOUT} s; stderr:\n{error.stderr}")
-    assert finished.returncode == 0, f"node client.mjs exited {finished.returncode}\nstdout:\n{finished.stdout}\nstderr:\n{finished.stderr}"
-    result = json.loads(finished.stdout.strip().splitlines()[-1])
+    result = run_node_client(NODE_DIR, DOCROOT, uri, plan or {}, tmp_path, TIMEOUT)
     assert result["protocolVersion"] == "2026-07-28"
     assert result["server"]["name"] == "guide"
     assert result["elicitationRequests"] == 0  # this era never sends a server-to-client request
