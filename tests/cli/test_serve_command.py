@@ -78,7 +78,10 @@ async def test_every_readme_client_snippet_starts_guide_with_only_its_placeholde
     command, args = filled.pop()
     elsewhere = tmp_path / "client-working-folder"
     elsewhere.mkdir()
-    async with Client(StdioTransport(command=command, args=list(args), cwd=str(elsewhere), keep_alive=False, log_file=tmp_path / "server.log")) as client:
+    # A client passes only a few variables of its own; the parse cache of this test run is added so none lands in ~/.cache.
+    cache = {"GUIDE_CACHE_DIR": os.environ["GUIDE_CACHE_DIR"]}
+    transport = StdioTransport(command=command, args=list(args), env=cache, cwd=str(elsewhere), keep_alive=False, log_file=tmp_path / "server.log")
+    async with Client(transport) as client:
         help_text = (await client.read_resource("guide://_help"))[0].text
         prompts = sorted(prompt.name for prompt in await client.list_prompts())
     assert "guide://_change" in help_text and "guide://$handover" in help_text

@@ -11,21 +11,28 @@ from live_support import Recorder, connected
 COMMAND = "---\ndescription: Added while connected.\n---\nNEW\n"
 
 
+class Judgements:
+    """Counts the bursts of edits the server has judged (announced or found unchanged), from its log."""
+
+    def __init__(self, caplog) -> None:
+        self.caplog = caplog
+
+    def count(self) -> int:
+        """How many bursts were judged so far."""
+        return len([r for r in self.caplog.records if r.name == "guide" and ("listings changed" in r.message or "unchanged" in r.message)])
+
+    async def after(self, count: int) -> None:
+        """Wait until more than `count` bursts have been judged."""
+        await eventually(lambda: asyncio.sleep(0, self.count() > count), timeout=30)
+
+
 @pytest.fixture
-def settled(caplog):
-    """`await settled(n)`: wait until the server has judged `n` bursts of edits in all (announced or unchanged)."""
+def judged(caplog) -> Judgements:
     caplog.set_level(logging.DEBUG, logger="guide")
-
-    async def wait(count: int) -> None:
-        async def judged():
-            return len([r for r in caplog.records if r.name == "guide" and ("listings changed" in r.message or "unchanged" in r.message)]) >= count
-
-        await eventually(judged, timeout=30)
-
-    return wait
+    return Judgements(caplog)
 
 
-async def test_a_new_command_reaches_a_connected_client_and_the_next_listing(server, docroot, connect, mode, settled):
+async def test_a_new_command_reaches_a_connected_client_and_the_next_listing(server, docroot, connect, mode):
     recorder = Recorder()
     async with AsyncExitStack() as stack:
         client = await connected(stack, connect, server, mode, recorder)
@@ -38,27 +45,33 @@ async def test_a_new_command_reaches_a_connected_client_and_the_next_listing(ser
     assert (recorder.resources, recorder.prompts) == (1, 1)
 
 
-async def test_a_body_edit_sends_nothing(server, docroot, connect, mode, settled):
+async def test_a_body_edit_sends_nothing(server, docroot, connect, mode, judged):
     recorder = Recorder()
     async with AsyncExitStack() as stack:
         client = await connected(stack, connect, server, mode, recorder)
         await client.list_resources()
+        await judged.after(0)  # the server watches once it has answered
+        before = judged.count()
         docroot.write("_commands/pair.md", (docroot.root / "_commands/pair.md").read_text().replace("PAIR", "DUO"))
-        await settled(1)
+        await judged.after(before)
         assert "DUO" in await read(client, "guide://_pair?alpha=a&zeta=z")
     assert (recorder.resources, recorder.prompts) == (0, 0)
 
 
-async def test_five_hundred_files_at_once_give_one_notification_per_kind(server, docroot, connect, mode, settled):
+async def test_five_hundred_files_at_once_give_one_notification_per_kind(server, docroot, connect, mode, judged):
     recorder = Recorder()
     async with AsyncExitStack() as stack:
         client = await connected(stack, connect, server, mode, recorder)
+        await client.list_resources()
+        await judged.after(0)  # the server watches once it has answered
+        before = judged.count()
         for index in range(500):
             docroot.write(f"notes/n{index:03}.md", f"note {index}\n")
-        await settled(1)
+        await judged.after(before)
         # Any second announcement of the burst would arrive before the next edit is judged.
+        before = judged.count()
         docroot.write("_commands/pair.md", (docroot.root / "_commands/pair.md").read_text() + "\n")
-        await settled(2)
+        await judged.after(before)
         listed = await client.list_resources()
     assert (recorder.resources, recorder.prompts) == (1, 1)
     assert len([r for r in listed if str(r.uri).startswith("guide://notes/")]) == 500

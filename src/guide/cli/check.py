@@ -27,7 +27,9 @@ def run(options: argparse.Namespace) -> int:
     if not options.docroot.is_dir():
         print(f"guide check: {options.docroot} is not a folder", file=sys.stderr)
         return 2
-    report = lint(Docroot(options.docroot).snapshot())
+    docroot = Docroot(options.docroot)
+    report = lint(docroot.snapshot())
+    docroot.remember_parses()
     if options.format == "json":
         print(json.dumps(report.as_json(), indent=2))
     else:

@@ -9,6 +9,7 @@ from pathlib import Path
 from guide.docroot.caches import PerSnapshot
 from guide.docroot.config import read_config, state_path
 from guide.docroot.layout import scan
+from guide.docroot.parse_cache import ParseCache
 from guide.docroot.phase import PhaseFile
 from guide.docroot.snapshot import Snapshot
 from guide.docroot.sources import Source
@@ -19,9 +20,11 @@ RENDER_CACHE_SIZE = 1024
 class Docroot:
     """A docroot folder; `snapshot()` gives the current view, refreshed after `invalidate()`."""
 
-    def __init__(self, root: Path, project: Path | None = None):
+    def __init__(self, root: Path, project: Path | None = None, *, cache: ParseCache | None = None):
         self.root = Path(root).resolve()
         self.project = Path(project or os.getcwd()).resolve()
+        self.cache = cache if cache is not None else ParseCache.for_docroot(self.root)
+        """Parsed frontmatter kept between processes (see `guide.docroot.parse_cache`)."""
         self.renders: PerSnapshot[str] = PerSnapshot(RENDER_CACHE_SIZE)
         """Rendered texts of the current snapshot: the same inputs render the same text until a file changes."""
         self._files: dict[str, tuple[tuple[int, int], Source]] = {}
@@ -94,9 +97,14 @@ class Docroot:
             text: str | None = path.read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError):
             text = None
-        source = Source(rel, text)
+        source = Source(rel, text, stamp, self.cache)
         self._files[rel] = (stamp, source)
         return source
+
+    def remember_parses(self) -> None:
+        """Save what was parsed since the last save into the parse cache, for the next process (slow: not on a request)."""
+        last = self._last
+        self.cache.save(keep=set(last.sources) if last is not None else None)
 
 
 def _relative(root: Path, path: Path) -> str | None:

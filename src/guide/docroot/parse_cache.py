@@ -94,21 +94,32 @@ class ParseCache:
 
     def parse(self, rel: str, stamp: Stamp, text: str) -> Parsed | FrontmatterError:
         """What `split` makes of `text` (file `rel` now, with `stamp`): reused from the cache when it still fits."""
-        digest = text_digest(text) if self.path is not None else ""
-        found = self._lookup(rel, stamp, digest, text)
+        found = self.lookup(rel, stamp, text)
         if found is not None:
-            self.reused += 1
             return found
-        self.parsed += 1
         try:
             result: Parsed | FrontmatterError = split(text)
         except FrontmatterError as error:
             result = error
+        self.store(rel, stamp, text, result)
+        return result
+
+    def lookup(self, rel: str, stamp: Stamp, text: str) -> Parsed | FrontmatterError | None:
+        """The cached parse of `text` (file `rel` now, with `stamp`), if the cache holds one that still fits."""
+        if self.path is None:
+            return None
+        found = self._lookup(rel, stamp, text_digest(text), text)
+        if found is not None:
+            self.reused += 1
+        return found
+
+    def store(self, rel: str, stamp: Stamp, text: str, result: Parsed | FrontmatterError) -> None:
+        """Remember what parsing `text` gave, for the next save."""
+        self.parsed += 1
         if self.path is not None:
             with self._lock:
-                self._fresh[rel] = (stamp, digest, text, result)
+                self._fresh[rel] = (stamp, text_digest(text), text, result)
                 self._dirty = True
-        return result
 
     def save(self, keep: Collection[str] | None = None) -> None:
         """Write the cache file if anything changed; with `keep`, entries of other files are dropped.

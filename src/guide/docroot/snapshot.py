@@ -14,6 +14,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from guide import address
 from guide.docroot import entrypoints
 from guide.docroot.config import REQUIRES, Config
 from guide.docroot.entrypoints import Entrypoint, Kind, Surroundings
@@ -22,6 +23,16 @@ from guide.docroot.layout import Layout
 from guide.docroot.partials import PartialGraph
 from guide.docroot.sources import Source
 from guide.errors import Problem
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What listings and help show of an entrypoint, without declaring its forms."""
+
+    kind: Kind
+    name: str
+    uri: str
+    description: str
 
 
 class EntrypointTable:
@@ -91,6 +102,14 @@ class Snapshot:
     def skills(self) -> list[Entrypoint]:
         """Every skill that applies, sorted by name."""
         return self.built.listing("skills", lambda: self._every("skill"))
+
+    def names(self, kind: Kind) -> list[str]:
+        """The name of every command or skill that applies, sorted (no file is parsed but those with `requires-`)."""
+        return self.built.listing(f"{kind} names", lambda: [name for name in sorted(self._table(kind)) if self._applies(kind, name)])
+
+    def summaries(self, kind: Kind) -> list[Summary]:
+        """Name, address and description of every command or skill that applies, from frontmatter alone (no form is declared)."""
+        return self.built.listing(f"{kind} summaries", lambda: [self._summary(kind, name) for name in self.names(kind)])
 
     @cached_property
     def name_depth(self) -> int:
@@ -167,6 +186,12 @@ class Snapshot:
                 problems += built.problems
                 notes += built.notes
         return _ordered(problems), _ordered(notes)
+
+    def _summary(self, kind: Kind, name: str) -> Summary:
+        parsed = self.sources[self._table(kind)[name]].parsed
+        description = "" if isinstance(parsed, FrontmatterError) else str(parsed.meta.get("description", ""))
+        uri = address.command_address(name) if kind == "command" else address.skill_address(name)
+        return Summary(kind, name, uri, description)
 
     def _every(self, kind: Kind) -> list[Entrypoint]:
         return [self.entrypoint(kind, name) for name in sorted(self._table(kind)) if self._applies(kind, name)]

@@ -1,9 +1,10 @@
 """One template file of the docroot (command, skill or partial): its text, parsed once, on first use."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from guide.docroot.frontmatter import FrontmatterError, Parsed, split
+from guide.docroot.parse_cache import ParseCache, Stamp
 from guide.errors import Issue
 from guide.forms.declare import Form, declare_forms
 from guide.render import TemplateFacts, inspect
@@ -17,16 +18,25 @@ class Source:
 
     path: str
     text: str | None
+    stamp: Stamp | None = None
+    """The file's (mtime_ns, size) when it was read; with `cache`, a parse of the same text is reused."""
+    cache: ParseCache | None = field(default=None, compare=False, repr=False)
 
     @cached_property
     def parsed(self) -> Parsed | FrontmatterError:
         """The frontmatter and body, or why they cannot be read."""
         if self.text is None:
             return FrontmatterError("file cannot be read as UTF-8 text", None)
+        remembered = self.cache.lookup(self.path, self.stamp, self.text) if self.cache and self.stamp else None
+        if remembered is not None:
+            return remembered
         try:
-            return split(self.text)
+            parsed: Parsed | FrontmatterError = split(self.text)
         except FrontmatterError as error:
-            return error
+            parsed = error
+        if self.cache and self.stamp:
+            self.cache.store(self.path, self.stamp, self.text, parsed)
+        return parsed
 
     @cached_property
     def template(self) -> TemplateFacts:

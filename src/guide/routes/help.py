@@ -12,10 +12,9 @@ from guide.forms.values import accepted
 def overview(snapshot: Snapshot) -> str:
     """Markdown listing every command and skill with its address and description, then every document."""
     lines = ["# Guide help", "", "## Commands", ""]
-    commands = snapshot.commands()
-    lines += [f"- `{c.uri}`: {c.description}".rstrip(": ") for c in commands] or ["(none)"]
+    lines += [f"- `{c.uri}`: {c.description}".rstrip(": ") for c in snapshot.summaries("command")] or ["(none)"]
     lines += ["", "## Skills", ""]
-    lines += [f"- `{s.uri}`: {s.description}".rstrip(": ") for s in snapshot.skills()] or ["(none)"]
+    lines += [f"- `{s.uri}`: {s.description}".rstrip(": ") for s in snapshot.summaries("skill")] or ["(none)"]
     lines += ["", "## Documents", ""]
     documents = snapshot.layout.documents
     lines += [f"- `{address.document_address(path)}`: {documents[path]}" for path in sorted(documents)] or ["(none)"]

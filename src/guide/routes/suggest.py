@@ -13,7 +13,7 @@ from guide.spelling import near_miss
 
 def command(snapshot: Snapshot, segments: tuple[str, ...]) -> str | None:
     """The command (or skill) a mistyped command name probably meant, by its name."""
-    names = [entrypoint.name for entrypoint in snapshot.commands()] + list(snapshot.aliases)
+    names = snapshot.names("command") + list(snapshot.aliases)
     for length in range(min(len(segments), max(snapshot.name_depth, 1)), 0, -1):
         found = near_miss("/".join(segments[:length]), names)
         if found:
@@ -25,7 +25,7 @@ def command(snapshot: Snapshot, segments: tuple[str, ...]) -> str | None:
 
 def skill(snapshot: Snapshot, name: str) -> str | None:
     """The skill (or command) a mistyped skill name probably meant."""
-    found = near_miss(name, [entrypoint.name for entrypoint in snapshot.skills()])
+    found = near_miss(name, snapshot.names("skill"))
     if found:
         return address.skill_address(found)
     if snapshot.command(name) is not None:
@@ -36,7 +36,7 @@ def skill(snapshot: Snapshot, name: str) -> str | None:
 def member(snapshot: Snapshot, skill_name: str, path: str) -> str | None:
     """The member of the skill a mistyped member path probably meant, or the skill itself if that is mistyped."""
     if snapshot.skill(skill_name) is None:
-        found = near_miss(skill_name, [entrypoint.name for entrypoint in snapshot.skills()])
+        found = near_miss(skill_name, snapshot.names("skill"))
         return address.member_address(found, path) if found else None
     members = [name for owner, name in snapshot.layout.members if owner == skill_name]
     found = near_miss(path, members)

@@ -23,10 +23,12 @@ from guide.server.health import Readiness
 from guide.server.interact import serve
 from guide.server.live import ListChanges
 from guide.server.provider import DocrootProvider
-from guide.server.report import report_start
+from guide.server.report import FirstAnswer, report_start
 from guide.server.skills import SkillsSource
 from guide.server.watch import watching
 
+START_GRACE = 3.0
+"""Seconds a new server waits for its first request before it checks and watches the docroot anyway."""
 STATE_KEYS_VARIABLE = "GUIDE_STATE_KEYS"
 STATE_TTL_VARIABLE = "GUIDE_STATE_TTL"
 MIN_KEY_LENGTH = 32
@@ -69,18 +71,32 @@ def create_server(docroot: Path, project: Path | None = None, *, watch: bool = T
     components = DocrootProvider(root)
     quiet_caller_errors()
     readiness = Readiness(root)
+    first_answer = FirstAnswer()
+
+    async def after_first_answer() -> None:
+        # What no request needs waits until one has been answered (start time is what a user feels).
+        await first_answer.wait(START_GRACE)
+        if not watch:
+            await report_start(root)
+            return
+        seen = await asyncio.to_thread(root.snapshot)  # what clients may have been shown so far
+        async with watching(root, changes.edited):
+            root.invalidate()  # an edit made before the watch began is still served, and announced
+            changes.edited()
+            reporting = asyncio.create_task(report_start(root))
+            try:
+                await changes.run(asyncio.to_thread, seen)
+            finally:
+                reporting.cancel()
+                with suppress(asyncio.CancelledError):
+                    await reporting
 
     @asynccontextmanager
     async def lifespan(server: FastMCP) -> AsyncIterator[dict]:
-        tasks = [asyncio.create_task(report_start(root))]
+        tasks = [asyncio.create_task(after_first_answer())]
         try:
             async with readiness.loading():
-                if not watch:
-                    yield {}
-                    return
-                tasks.append(asyncio.create_task(changes.run(asyncio.to_thread)))
-                async with watching(root, changes.edited):
-                    yield {}
+                yield {}
         finally:
             changes.close()
             for task in tasks:
@@ -88,6 +104,7 @@ def create_server(docroot: Path, project: Path | None = None, *, watch: bool = T
             for task in tasks:
                 with suppress(asyncio.CancelledError):
                     await task
+            await asyncio.to_thread(root.remember_parses)
 
     server = FastMCP(
         SERVER_NAME,
@@ -102,6 +119,7 @@ def create_server(docroot: Path, project: Path | None = None, *, watch: bool = T
     )
     changes.install(server)
     readiness.route(server)
+    server.add_middleware(first_answer)
 
     @server.tool
     async def read_resource(uri: str, ctx: Context) -> str | InputRequiredResult:

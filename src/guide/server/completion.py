@@ -21,7 +21,7 @@ def completer(docroot: Docroot) -> Callable[..., list[str]]:
         snapshot = docroot.snapshot()
         if isinstance(ref, PromptReference):
             if ref.name == ROUTE_PROMPT:
-                return _routes([command.name for command in snapshot.commands()], argument.value or "")
+                return _routes(snapshot.names("command"), argument.value or "")
             entrypoint = snapshot.command(address.command_of_prompt(ref.name))
         elif isinstance(ref, ResourceTemplateReference):
             try:

@@ -70,13 +70,14 @@ class ListChanges:
         """Note that files changed; the announcement follows once the edits settle."""
         self._edited.set()
 
-    async def run(self, build: Callable[[Callable[[], Snapshot]], object]) -> None:
-        """Announce changes until cancelled; `build` runs the docroot's snapshot off the event loop."""
-        self._announced = await build(self.docroot.snapshot)
+    async def run(self, build: Callable[[Callable[[], object]], object], seen: Snapshot | None = None) -> None:
+        """Announce changes until cancelled; `build` runs work off the event loop; `seen` is what clients saw so far."""
+        self._announced = seen if seen is not None else await build(self.docroot.snapshot)
         while True:
             await self._edited.wait()
             await self._settle()
             current = await build(self.docroot.snapshot)
+            await build(self.docroot.remember_parses)
             if same_listings(self._announced, current):
                 log.debug("edits settled; the listings are unchanged")
             else:

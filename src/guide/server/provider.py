@@ -41,10 +41,23 @@ class EntrypointText(ResourceResult):
         return super().to_mcp_result(uri).model_copy(update={"ttl_ms": 0})
 
 
+def _once(wire: dict, overrides: dict[str, Any], convert: Callable[..., Any]) -> Any:
+    """A component's wire form, converted once: listings are kept per snapshot, so their items never change."""
+    key = tuple(sorted(overrides.items()))
+    if key not in wire:
+        wire[key] = convert(**overrides)
+    return wire[key]
+
+
 class GuideResource(Resource):
     """Any `guide://` address: help, a document, a skill member or an entrypoint read."""
 
     _docroot: Docroot = PrivateAttr()
+    _wire: dict = PrivateAttr(default_factory=dict)
+
+    def to_mcp_resource(self, **overrides: Any) -> Any:
+        """The listing entry of this resource (converted once)."""
+        return _once(self._wire, overrides, super().to_mcp_resource)
 
     async def read(self) -> Any:
         """Resolve this address against the current docroot, asking for input if needed."""
@@ -60,7 +73,27 @@ class GuideResource(Resource):
         return await guarded(ctx, work)
 
 
-class RoutePrompt(Prompt):
+class ConvertedPrompt(Prompt):
+    """A prompt whose listing entry is converted once."""
+
+    _wire: dict = PrivateAttr(default_factory=dict)
+
+    def to_mcp_prompt(self, **overrides: Any) -> Any:
+        """The listing entry of this prompt (converted once)."""
+        return _once(self._wire, overrides, super().to_mcp_prompt)
+
+
+class GuideTemplate(ResourceTemplate):
+    """The resource template of an entrypoint (its fields as query keywords), converted once."""
+
+    _wire: dict = PrivateAttr(default_factory=dict)
+
+    def to_mcp_template(self, **overrides: Any) -> Any:
+        """The listing entry of this template (converted once)."""
+        return _once(self._wire, overrides, super().to_mcp_template)
+
+
+class RoutePrompt(ConvertedPrompt):
     """The `guide` prompt: `_review --mode=branch`, `:review --mode branch` or `;review --mode=branch`."""
 
     _docroot: Docroot = PrivateAttr()
@@ -71,7 +104,7 @@ class RoutePrompt(Prompt):
         return await guarded(ctx, lambda: serve(ctx, docroot, resolve_prompt(docroot, line)))
 
 
-class CommandPrompt(Prompt):
+class CommandPrompt(ConvertedPrompt):
     """A command as its own prompt; each argument is one of its form fields."""
 
     _docroot: Docroot = PrivateAttr()
@@ -103,7 +136,7 @@ class DocrootProvider(Provider):
         return self._listing("resources", self._resources)
 
     def _resources(self, snapshot: Snapshot) -> list[Resource]:
-        listed = [self._resource(e.uri, e.name, e.description) for e in snapshot.commands() + snapshot.skills()]
+        listed = [self._resource(e.uri, e.name, e.description) for e in snapshot.summaries("command") + snapshot.summaries("skill")]
         documents = snapshot.layout.documents
         listed += [self._resource(address.document_address(path), path, "document", document_type(documents[path])) for path in sorted(documents)]
         listed += [
@@ -141,7 +174,7 @@ class DocrootProvider(Provider):
 
     def _templates(self, snapshot: Snapshot) -> list[ResourceTemplate]:
         return [
-            ResourceTemplate(uri_template=template_uri(e), name=e.name, description=e.description, mime_type=MIME, parameters={})
+            GuideTemplate(uri_template=template_uri(e), name=e.name, description=e.description, mime_type=MIME, parameters={})
             for e in snapshot.commands() + snapshot.skills()
             if e.forms.forms
         ]

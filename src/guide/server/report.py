@@ -1,9 +1,13 @@
-"""The line a starting server logs: the docroot, what it holds and how many authoring errors it has."""
+"""What a starting server does once it has answered its first request: the start line, and what was parsed kept."""
 
 import asyncio
 import logging
+from contextlib import suppress
+
+from fastmcp.server.middleware import Middleware
 
 from guide.docroot.folder import Docroot
+from guide.server.errors import one_line
 
 log = logging.getLogger("guide")
 
@@ -19,11 +23,12 @@ def start_line(docroot: Docroot) -> str:
 
 
 async def report_start(docroot: Docroot) -> None:
-    """Log the start line once the docroot has been checked, off the event loop."""
+    """Log the start line once the docroot has been checked, off the event loop, then keep what was parsed."""
     try:
         log.info(await asyncio.to_thread(start_line, docroot))
+        await asyncio.to_thread(docroot.remember_parses)
     except Exception as error:  # a start report must never stop the server
-        log.warning("could not check %s at start: %s", docroot.root, error)
+        log.warning("could not check %s at start: %s", docroot.root, one_line(error))
 
 
 def _tables(layout):
@@ -32,3 +37,29 @@ def _tables(layout):
 
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+class FirstAnswer(Middleware):
+    """Knows when the server has answered its first request beyond the handshake.
+
+    Start-up work that is not needed to answer (checking the whole docroot,
+    watching it) waits for that moment, so it never delays what a client asked.
+    """
+
+    HANDSHAKE = ("initialize", "server/discover", "ping")
+
+    def __init__(self) -> None:
+        self.answered = asyncio.Event()
+
+    async def on_request(self, context, call_next):
+        """Answer the request; note when it is the first real one."""
+        try:
+            return await call_next(context)
+        finally:
+            if context.method not in self.HANDSHAKE:
+                self.answered.set()
+
+    async def wait(self, longest: float) -> None:
+        """Return once a request has been answered, or after `longest` seconds without one."""
+        with suppress(TimeoutError):
+            await asyncio.wait_for(self.answered.wait(), longest)

@@ -1,0 +1,91 @@
+"""C2 (issue: large docroots): the parse cache as Guide uses it: check and serve reuse what another process parsed."""
+
+import asyncio
+import os
+import sys
+
+from fastmcp import Client
+from fastmcp.client.transports import StdioTransport
+
+from guide.cli import main
+from guide.docroot.folder import Docroot
+from guide.docroot.lint import lint
+from guide.docroot.parse_cache import ParseCache
+
+FILES = {
+    "_commands/review.md": "---\ndescription: Review.\nelicitation:\n  f:\n    message: M.\n    schema: {type: object, properties: {mode: {type: string}}}\n---\nR {{kwargs.mode}}\n",
+    "_commands/notes.md": "---\ndescription: Notes.\n---\nN\n",
+    "_partials/footer.md": "---\ndescription: Footer.\n---\nF\n",
+    "_skills/triage/SKILL.md": "---\nname: triage\ndescription: Triage.\n---\nT\n",
+}
+
+
+def write(root, files):
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def fresh(root, folder) -> Docroot:
+    """A docroot as a new process sees it: its cache loaded from the cache folder."""
+    return Docroot(root, cache=ParseCache(root, folder))
+
+
+def test_guide_check_leaves_a_cache_the_next_process_uses_without_parsing(tmp_path, monkeypatch, capsys):
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("GUIDE_CACHE_DIR", str(folder))
+    root = write(tmp_path / "docroot", FILES)
+    assert main(["check", str(root)]) == 0
+    docroot = Docroot(root)  # reads GUIDE_CACHE_DIR, as the next `guide check` or `guide serve` would
+    assert lint(docroot.snapshot()).problems == []
+    assert (docroot.cache.parsed, docroot.cache.reused) == (0, len(FILES))
+
+
+def test_one_edited_file_costs_one_parse(tmp_path):
+    folder = tmp_path / "cache"
+    root = write(tmp_path / "docroot", FILES)
+    first = fresh(root, folder)
+    lint(first.snapshot())
+    first.remember_parses()
+    write(root, {"_commands/notes.md": "---\ndescription: Edited notes.\n---\nN2\n"})
+    second = fresh(root, folder)
+    assert second.snapshot().command("notes").description == "Edited notes."
+    lint(second.snapshot())
+    assert (second.cache.parsed, second.cache.reused) == (1, len(FILES) - 1)
+
+
+def test_deleted_and_renamed_files_are_dropped_and_read_anew(tmp_path):
+    folder = tmp_path / "cache"
+    root = write(tmp_path / "docroot", FILES)
+    first = fresh(root, folder)
+    lint(first.snapshot())
+    first.remember_parses()
+    (root / "_commands" / "notes.md").unlink()
+    (root / "_partials" / "footer.md").rename(root / "_partials" / "signature.md")
+    second = fresh(root, folder)
+    snapshot = second.snapshot()
+    assert snapshot.command("notes") is None and "signature" in snapshot.partials
+    lint(snapshot)
+    assert (second.cache.parsed, second.cache.reused) == (1, 2)
+
+
+def test_two_servers_starting_at_once_on_one_docroot_both_serve(tmp_path, monkeypatch):
+    monkeypatch.setenv("GUIDE_CACHE_DIR", str(tmp_path / "cache"))  # empty: both parse and both save
+    root = write(tmp_path / "docroot", FILES)
+    env = {key: value for key, value in os.environ.items() if key != "GUIDE_STATE_KEYS"}
+
+    async def read_once() -> str:
+        args = ["-m", "guide", "serve", "--docroot", str(root)]
+        transport = StdioTransport(command=sys.executable, args=args, env=env, cwd=str(tmp_path))
+        async with Client(transport) as client:
+            return (await client.read_resource("guide://_review?mode=quick"))[0].text
+
+    async def both() -> list[str]:
+        return await asyncio.gather(read_once(), read_once())
+
+    assert asyncio.run(both()) == ["R quick\n", "R quick\n"]
+    docroot = Docroot(root)
+    lint(docroot.snapshot())
+    assert docroot.cache.reused == len(FILES)  # the cache either process left is whole and usable
