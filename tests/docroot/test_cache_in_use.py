@@ -4,10 +4,12 @@ import asyncio
 import os
 import sys
 
+import pytest
 from fastmcp import Client
 from fastmcp.client.transports import StdioTransport
 
 from guide.cli import main
+from guide.docroot import report_cache
 from guide.docroot.folder import Docroot
 from guide.docroot.lint import lint
 from guide.docroot.parse_cache import ParseCache
@@ -89,3 +91,47 @@ def test_two_servers_starting_at_once_on_one_docroot_both_serve(tmp_path, monkey
     docroot = Docroot(root)
     lint(docroot.snapshot())
     assert docroot.cache.reused == len(FILES)  # the cache either process left is whole and usable
+
+
+def test_an_unchanged_docroot_is_checked_from_the_kept_report(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("GUIDE_CACHE_DIR", str(tmp_path / "cache"))
+    root = write(tmp_path / "docroot", {**FILES, "_commands/typo.md": "---\nelicitaton: {}\n---\nx\n", "notes.md": "n\n"})
+    assert main(["check", str(root)]) == 1
+    first = capsys.readouterr().out
+    monkeypatch.setattr(report_cache, "lint", lambda snapshot: pytest.fail("the docroot was linted again"))
+    assert main(["check", str(root)]) == 1
+    assert capsys.readouterr().out == first
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda root: (root / "_commands" / "notes.md").write_text("---\ndescription: Notez.\n---\nN\n"),  # same size
+        lambda root: (root / "notes.md").write_text("---\nelicitation: {f: {message: M, schema: {}}}\n---\nn\n"),
+        lambda root: (root / "guide.yaml").write_text("flags: {team: sre}\n"),
+        lambda root: (root / "_partials" / "footer.md").unlink(),
+    ],
+    ids=["template text", "document", "guide.yaml", "a file removed"],
+)
+def test_any_change_is_checked_again(tmp_path, monkeypatch, capsys, change):
+    monkeypatch.setenv("GUIDE_CACHE_DIR", str(tmp_path / "cache"))
+    root = write(tmp_path / "docroot", {**FILES, "notes.md": "n\n"})
+    assert main(["check", str(root)]) == 0
+    capsys.readouterr()
+    change(root)
+    linted = []
+    real_lint = report_cache.lint
+    monkeypatch.setattr(report_cache, "lint", lambda snapshot: linted.append(1) or real_lint(snapshot))
+    main(["check", str(root)])
+    assert linted == [1]
+
+
+def test_a_corrupt_kept_report_is_checked_again(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("GUIDE_CACHE_DIR", str(tmp_path / "cache"))
+    root = write(tmp_path / "docroot", FILES)
+    assert main(["check", str(root)]) == 0
+    for kept in (tmp_path / "cache" / "reports").glob("*.json"):
+        kept.write_text("{not json")
+    capsys.readouterr()
+    assert main(["check", str(root)]) == 0
+    assert capsys.readouterr().out.startswith("ok")

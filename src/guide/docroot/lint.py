@@ -71,3 +71,8 @@ def _forms_never_asked(root: Path, rel: str) -> list[Problem]:
 
 def _as_json(problem: Problem) -> dict:
     return {"path": problem.path, "line": problem.line, "form": problem.form, "field": problem.field, "message": problem.message}
+
+
+def from_json(data: dict) -> Report:
+    """A report back from its machine-readable form (`Report.as_json`)."""
+    return Report([Problem(**item) for item in data["errors"]], [Problem(**item) for item in data["notes"]], dict(data["summary"]))

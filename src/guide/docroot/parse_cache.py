@@ -80,12 +80,23 @@ class ParseCache:
         self.parsed = 0  # files parsed by this cache object (misses)
         self.reused = 0  # files whose cached parse was used (hits)
         self._producer = producer()
-        self._entries: dict[str, list] = {}  # rel -> [mtime_ns, size, digest, record], as stored
+        self._loaded: dict[str, list] | None = None  # rel -> [mtime_ns, size, digest, record], as stored; read on first use
         self._fresh: dict[str, tuple[Stamp, str, str, Parsed | FrontmatterError]] = {}  # parsed since the last save
         self._dirty = False
-        self._lock = threading.Lock()  # snapshots may be built on worker threads while a save runs
-        if self.path is not None:
-            self._entries = self._load()
+        self._lock = threading.RLock()  # snapshots may be built on worker threads while a save runs (re-entered on first load)
+
+    @property
+    def _entries(self) -> dict[str, list]:
+        if self._loaded is None:
+            loaded = self._load() if self.path is not None else {}
+            with self._lock:
+                if self._loaded is None:
+                    self._loaded = loaded
+        return self._loaded
+
+    @_entries.setter
+    def _entries(self, entries: dict[str, list]) -> None:
+        self._loaded = entries
 
     @classmethod
     def for_docroot(cls, root: Path) -> "ParseCache":
