@@ -174,3 +174,23 @@ def test_notes_alone_pass_unless_strict(tmp_path, capsys):
     assert main(["check", str(tmp_path)]) == 0
     assert capsys.readouterr().out.splitlines()[-1].startswith("ok, 3 notes: ")
     assert main(["check", str(tmp_path), "--strict"]) == 1
+
+
+def test_one_root_cause_is_reported_without_follow_on_errors(tmp_path):
+    """Issue 14 item 3: a form rejected for its own mistake is not reported again by `args`, `when` or `requires-*`."""
+    files = {
+        "guide.yaml": "flags: [not, a, mapping]\n",
+        "_commands/pm.md": (
+            "---\ndescription: d\nargs: [ticket]\nrequires-team: sre\nelicitation:\n"
+            "  incident:\n    message: M.\n    schema: {type: object, properties: {ticket: {type: string, pattern: '('}}}\n"
+            "  timeline:\n    message: T.\n    when: {ticket: [INC-1]}\n    schema: {type: object, properties: {start: {type: string}}}\n---\nb\n"
+        ),
+    }
+    for rel, text in files.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    report = lint(Docroot(tmp_path).snapshot())
+    messages = [(problem.path, problem.message) for problem in report.problems]
+    assert [path for path, _ in messages] == ["_commands/pm.md", "guide.yaml"], messages
+    assert "`pattern` '(' is not a valid regular expression" in messages[0][1]
