@@ -298,7 +298,7 @@ def test_c5_every_string_shape_is_accepted():
     assert fields.field("titled").choices == ("q", "t")
     assert fields.field("legacy").choices == ("dev", "pm")
     assert fields.field("plain").choices is None
-    assert fields.field("day").bounds["format"] == "date"
+    assert fields.field("day").bounds["format"].name == "date"
 
 
 def test_c5_number_and_boolean_shapes_are_accepted():

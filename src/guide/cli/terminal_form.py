@@ -123,7 +123,7 @@ class _Refused(Invalid):
 def _as_typed(field: Field, typed: str) -> str:
     """The text a person typed, read as the field's type reads keywords (`y` is true; a local time gets its offset)."""
     typed = field.type.terminal_words.get(typed.lower(), typed)
-    if field.bounds.get("format") == "date-time" and len(typed) > len("YYYY-MM-DD"):
+    if "format" in field.bounds and field.bounds["format"].local_time and len(typed) > len("YYYY-MM-DD"):
         try:
             moment = datetime.datetime.fromisoformat(typed.upper())
         except ValueError:
@@ -133,8 +133,10 @@ def _as_typed(field: Field, typed: str) -> str:
 
 
 def _hint(field: Field | None, choices: list[tuple[str, str]]) -> str:
-    if field is not None and field.type.terminal_hint_for(field.bounds):
-        return field.type.terminal_hint_for(field.bounds)
+    if field is not None and "format" in field.bounds:
+        return field.bounds["format"].hint
+    if field is not None and field.type.terminal_hint:
+        return field.type.terminal_hint
     if choices:
         return "numbers, comma-separated" if field is not None and field.type.many else "number"
     return ""

@@ -129,19 +129,34 @@ def _is_date_time(text: str) -> bool:
     return True
 
 
-FORMATS: Mapping[str, Callable[[str], bool]] = {
-    "email": lambda text: _EMAIL.fullmatch(text) is not None,
-    "uri": _is_uri,
-    "date": _is_date,
-    "date-time": _is_date_time,
+@dataclass(frozen=True)
+class Format:
+    """A string `format`: its check, how a person types it, and whether a local time may stand for it."""
+
+    name: str
+    check: Callable[[str], bool]
+    hint: str
+    """What a terminal prompt says the format takes."""
+    local_time: bool = False
+    """Whether a terminal may accept a time without an offset and add the local one."""
+
+
+FORMATS: Mapping[str, Format] = {
+    entry.name: entry
+    for entry in (
+        Format("email", lambda text: _EMAIL.fullmatch(text) is not None, "name@example.com"),
+        Format("uri", _is_uri, "a full address such as https://example.com/x"),
+        Format("date", _is_date, "YYYY-MM-DD"),
+        Format("date-time", _is_date_time, "YYYY-MM-DD HH:MM[:SS], local time or with an offset such as Z or +02:00", local_time=True),
+    )
 }
-"""Each string `format` Guide checks, with its check."""
+"""Each string `format` Guide checks."""
 
 
-def _read_format(name: Any) -> str:
+def _read_format(name: Any) -> Format:
     if name not in FORMATS:
         raise DeclarationError(f"has unknown format {name!r}; accepted: {', '.join(FORMATS)}")
-    return name
+    return FORMATS[name]
 
 
 KEYWORDS: Mapping[str, Keyword] = {
@@ -180,8 +195,8 @@ KEYWORDS: Mapping[str, Keyword] = {
         Keyword(
             "format",
             _read_format,
-            lambda name, value: None if FORMATS[name](value) else f"{value!r} is not a valid {name}",
-            lambda name: f"in {name} format",
+            lambda entry, value: None if entry.check(value) else f"{clip(value)!r} is not a valid {entry.name}",
+            lambda entry: f"in {entry.name} format",
         ),
         Keyword(
             "minItems",

@@ -40,7 +40,7 @@ class FieldType:
     terminal_words: Mapping[str, str] = {}
     """Short answers a person may type in a terminal form, and the text each stands for."""
     terminal_hint = ""
-    """What a terminal prompt shows for a field of this type that has no choices."""
+    """What a terminal prompt shows for a field of this type that has no choices (a `format` says its own)."""
     flag_takes_value = True
     """Whether a prompt flag naming a field of this type takes the next token as its value (`--severity sev2`)."""
 
@@ -51,10 +51,6 @@ class FieldType:
 
     def __repr__(self) -> str:
         return self.name
-
-    def terminal_hint_for(self, bounds: Mapping[str, Any]) -> str:
-        """What a terminal prompt shows for a field of this type with these constraint keywords and no choices."""
-        return self.terminal_hint
 
     def is_json(self, value: Any) -> bool:
         """Whether a JSON value has this type."""
@@ -85,17 +81,6 @@ class StringType(FieldType):
     name, noun = "string", "a string"
     keywords = ("minLength", "maxLength", "pattern", "format")
     choice_keys = frozenset({"enum", "oneOf", "enumNames", "source"})
-    format_hints: Mapping[str, str] = {
-        "date": "YYYY-MM-DD",
-        "date-time": "YYYY-MM-DD HH:MM[:SS], local time or with an offset such as Z or +02:00",
-        "email": "name@example.com",
-        "uri": "a full address such as https://example.com/x",
-    }
-    """How a person types a value of each string `format` (a terminal reads a local date-time as such)."""
-
-    def terminal_hint_for(self, bounds: Mapping[str, Any]) -> str:
-        return self.format_hints.get(bounds.get("format", ""), "")
-
     def is_json(self, value: Any) -> bool:
         return isinstance(value, str)
 
