@@ -32,8 +32,6 @@ class Surroundings:
     config: Config
     config_ok: bool = True
     graph: PartialGraph = field(default_factory=lambda: PartialGraph({}))
-    alias_clashes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    """For each command, why aliases it declares cannot be used."""
 
 
 @dataclass(frozen=True)
@@ -74,7 +72,6 @@ def build(kind: Kind, name: str, source: Source, around: Surroundings) -> Entryp
     issues, note_issues = key_issues(kind, source.path, meta, around.config, around.config_ok)
     if kind == "skill" and "name" in meta and meta["name"] != name:
         issues.append(Issue(origin=source.path, keys=("name",), message=f"skill `name` {meta['name']!r} must equal its folder name {name!r}"))
-    issues += [Issue(origin=source.path, keys=("aliases",), message=message) for message in around.alias_clashes.get(name, ())]
     own_forms, own_issues = source.declared(kind == "command", around.config.phases)
     forms, names = list(own_forms), declared_names(meta.get("elicitation"))
     issues += own_issues
@@ -147,8 +144,11 @@ def _body_report(source: Source, around: Surroundings, includes: set[str]) -> tu
     return problems, notes
 
 
-def alias_clashes(commands: Mapping[str, Source]) -> dict[str, tuple[str, ...]]:
-    """For each command, the aliases it declares that name another command or another command's alias."""
+def alias_problems(commands: Mapping[str, Source]) -> list[Problem]:
+    """Aliases that name another command or another command's alias (checked across every command, by `guide check`).
+
+    The command itself still serves by its name; only the alias cannot work.
+    """
     owners: dict[str, str] = {}
     clashes: dict[str, list[str]] = {}
     for name, source in sorted(commands.items()):
@@ -164,7 +164,9 @@ def alias_clashes(commands: Mapping[str, Source]) -> dict[str, tuple[str, ...]]:
                 clashes.setdefault(name, []).append(f"alias {alias!r} is also an alias of command {owners[alias]!r}; rename one of them")
             else:
                 owners.setdefault(alias, name)
-    return {name: tuple(messages) for name, messages in clashes.items()}
+    sources = {commands[name].path: commands[name] for name in clashes}
+    issues = [Issue(origin=commands[name].path, keys=("aliases",), message=message) for name, messages in clashes.items() for message in messages]
+    return [_locate(issue, sources) for issue in issues]
 
 
 def _asks(partial: Source, config: Config) -> bool:

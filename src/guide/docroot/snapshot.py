@@ -88,11 +88,17 @@ class Snapshot:
         return self.entrypoint("skill", name) if self._applies("skill", name) else None
 
     def find_command(self, segments: tuple[str, ...]) -> tuple[Entrypoint, tuple[str, ...]] | None:
-        """The command named by the longest leading run of `segments`, and the segments left as its args."""
-        for length in range(min(len(segments), self.name_depth), 0, -1):
-            command = self.command("/".join(segments[:length]))
-            if command is not None:
-                return command, segments[length:]
+        """The command named by the longest leading run of `segments`, and the segments left as its args.
+
+        A command's own name is looked for first; aliases only when no name
+        matches (so finding a command by name never reads every file for aliases).
+        """
+        for depth, resolve in ((self.name_depth, self._by_name), (self.alias_depth, self.aliases.get)):
+            for length in range(min(len(segments), depth), 0, -1):
+                name = resolve("/".join(segments[:length]))
+                command = self.command(name) if name is not None else None
+                if command is not None:
+                    return command, segments[length:]
         return None
 
     def commands(self) -> list[Entrypoint]:
@@ -113,8 +119,13 @@ class Snapshot:
 
     @cached_property
     def name_depth(self) -> int:
-        """The most segments any command name or alias has: no longer run of an address can name one."""
-        return max((name.count("/") + 1 for name in (*self.layout.commands, *self.aliases)), default=0)
+        """The most segments any command name has: no longer run of an address can name one."""
+        return max((name.count("/") + 1 for name in self.layout.commands), default=0)
+
+    @cached_property
+    def alias_depth(self) -> int:
+        """The most segments any alias has."""
+        return max((name.count("/") + 1 for name in self.aliases), default=0)
 
     @cached_property
     def aliases(self) -> dict[str, str]:
@@ -138,14 +149,7 @@ class Snapshot:
     @cached_property
     def surroundings(self) -> Surroundings:
         """What building any one entrypoint needs to know of the rest of this snapshot."""
-        commands = {name: self.sources[rel] for name, rel in self.layout.commands.items()}
-        return Surroundings(
-            partials=self.partials,
-            config=self.config,
-            config_ok=not self.config_problems,
-            graph=PartialGraph(self.partials),
-            alias_clashes=entrypoints.alias_clashes(commands),
-        )
+        return Surroundings(partials=self.partials, config=self.config, config_ok=not self.config_problems, graph=PartialGraph(self.partials))
 
     @cached_property
     def partial_bodies(self) -> dict[str, str]:
@@ -175,7 +179,8 @@ class Snapshot:
         return self.built.listing("report", self._report)[1]
 
     def _report(self) -> tuple[list[Problem], list[Problem]]:
-        problems, notes = list(self.config_problems) + list(self.layout.problems), []
+        commands = {name: self.sources[rel] for name, rel in self.layout.commands.items()}
+        problems, notes = list(self.config_problems) + list(self.layout.problems) + entrypoints.alias_problems(commands), []
         for source in self.partials.values():
             partial_problems, partial_notes = entrypoints.partial_report(source, self.surroundings)
             problems += partial_problems
@@ -186,6 +191,9 @@ class Snapshot:
                 problems += built.problems
                 notes += built.notes
         return _ordered(problems), _ordered(notes)
+
+    def _by_name(self, name: str) -> str | None:
+        return name if name in self.layout.commands else None
 
     def _summary(self, kind: Kind, name: str) -> Summary:
         parsed = self.sources[self._table(kind)[name]].parsed
