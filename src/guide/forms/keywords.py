@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 import re2
 
-from guide.forms.text import show
+from guide.forms.text import clip, quoted, show
 
 _REGEX_OPTIONS = re2.Options()
 _REGEX_OPTIONS.log_errors = False
@@ -121,37 +121,37 @@ KEYWORDS: Mapping[str, Keyword] = {
         Keyword(
             "minimum",
             _number("minimum"),
-            lambda bound, value: f"{show(value)} is less than the minimum {show(bound)}" if value < bound else None,
+            lambda bound, value: f"{clip(show(value))} is less than the minimum {show(bound)}" if value < bound else None,
             lambda bound: f"at least {show(bound)}",
         ),
         Keyword(
             "maximum",
             _number("maximum"),
-            lambda bound, value: f"{show(value)} is greater than the maximum {show(bound)}" if value > bound else None,
+            lambda bound, value: f"{clip(show(value))} is greater than the maximum {show(bound)}" if value > bound else None,
             lambda bound: f"at most {show(bound)}",
         ),
         Keyword(
             "minLength",
             _count("minLength"),
-            lambda bound, value: f"{value!r} is shorter than {bound} characters" if len(value) < bound else None,
+            lambda bound, value: f"{quoted(value)} is shorter than {bound} characters" if len(value) < bound else None,
             lambda bound: f"of at least {bound} characters",
         ),
         Keyword(
             "maxLength",
             _count("maxLength"),
-            lambda bound, value: f"{value!r} is longer than {bound} characters" if len(value) > bound else None,
+            lambda bound, value: f"{quoted(value)} is longer than {bound} characters" if len(value) > bound else None,
             lambda bound: f"of at most {bound} characters",
         ),
         Keyword(
             "pattern",
             _read_pattern,
-            lambda matcher, value: f"{value!r} does not match the pattern" if matcher.fullmatch(value) is None else None,
+            lambda matcher, value: f"{quoted(value)} does not match the pattern" if matcher.fullmatch(value) is None else None,
             lambda matcher: f"matching {matcher.pattern}",
         ),
         Keyword(
             "format",
             _read_format,
-            lambda name, value: None if FORMATS[name](value) else f"{value!r} is not a valid {name}",
+            lambda name, value: None if FORMATS[name](value) else f"{quoted(value)} is not a valid {name}",
             lambda name: f"in {name} format",
         ),
         Keyword(

@@ -2,6 +2,24 @@
 
 from typing import Any
 
+CLIP_LENGTH = 40
+"""The most characters of a value a message quotes: a long answer is never echoed whole."""
+
+
+def clip(text: str, length: int = CLIP_LENGTH) -> str:
+    """Text cut to its first `length` characters, marked with "..." when something was cut."""
+    return text if len(text) <= length else text[:length] + "..."
+
+
+def quoted(value: Any) -> str:
+    """A value as a message quotes it: like `repr`, but only a short prefix of a long one."""
+    if isinstance(value, str):
+        return repr(clip(value))
+    try:
+        return clip(repr(value))
+    except ValueError:  # an integer longer than Python writes out as text
+        return "a number too long to show"
+
 
 def show(value: Any) -> str:
     """A value as a person writes it: JSON's words for booleans, nothing for null, `3` for 3.0, lists comma-separated."""
