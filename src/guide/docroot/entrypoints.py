@@ -29,12 +29,14 @@ class Source:
 
     path: str
     text: str | None
+    unreadable: str = "file cannot be read as UTF-8 text"
+    """Why `text` is None, when it is."""
 
     @cached_property
     def parsed(self) -> Parsed | FrontmatterError:
         """The frontmatter and body, or why they cannot be read."""
         if self.text is None:
-            return FrontmatterError("file cannot be read as UTF-8 text", None)
+            return FrontmatterError(self.unreadable, None)
         try:
             return split(self.text)
         except FrontmatterError as error:
