@@ -1,8 +1,8 @@
 """Issue 10, items 9 and 12: a long or huge answer is refused with a short message that quotes a prefix only."""
 
 import pytest
-
 from forms.conftest import declared, form
+
 from guide.forms.resolve import Answer, Ask, Fail, Request, step
 from guide.forms.text import CLIP_LENGTH, quoted
 

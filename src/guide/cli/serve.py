@@ -2,7 +2,9 @@
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from guide.errors import GuideError
 
@@ -15,6 +17,14 @@ def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
     parser.add_argument("--transport", choices=("stdio", "http"), default="stdio", help="stdio, or streamable HTTP at /mcp")
     parser.add_argument("--host", default="127.0.0.1", help="HTTP host (default: 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="HTTP port (default: 8000)")
+    parser.add_argument(
+        "--max-file-size", type=_positive(int), default=None, metavar="BYTES",
+        help="the largest docroot file served, in bytes (default: 1048576); larger files are reported and skipped",
+    )
+    parser.add_argument(
+        "--answer-timeout", type=_positive(float), default=None, metavar="SECONDS",
+        help="how long a legacy read waits for the client to answer one form (default: 600)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -23,11 +33,13 @@ def run(options: argparse.Namespace) -> int:
     # Imported here: loading the MCP stack takes a second that check and render do not need.
     from guide.server.app import create_server
 
+    limits = {"max_file_size": options.max_file_size, "answer_timeout": options.answer_timeout}
+
     if not options.docroot.is_dir():
         print(f"guide serve: {options.docroot} is not a folder", file=sys.stderr)
         return 2
     try:
-        server = create_server(options.docroot, options.project)
+        server = create_server(options.docroot, options.project, **{name: value for name, value in limits.items() if value is not None})
     except GuideError as error:
         print(f"guide serve: {error}", file=sys.stderr)
         return 2
@@ -36,3 +48,18 @@ def run(options: argparse.Namespace) -> int:
     else:
         server.run(transport="http", host=options.host, port=options.port, path="/mcp", show_banner=False)
     return 0
+
+
+def _positive(kind: type) -> Callable[[str], Any]:
+    """An argparse type: a number of `kind` greater than 0."""
+
+    def read(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not value > 0 or value != value or value == float("inf"):
+            raise argparse.ArgumentTypeError(f"{text!r} must be greater than 0")
+        return value
+
+    return read
