@@ -86,7 +86,7 @@ class Entrypoint:
 
     def listed(self, key: str) -> tuple[str, ...]:
         """A list-valued frontmatter key such as `aliases`, `args` or `argrequired`."""
-        return tuple(self.meta.get(key) or ())
+        return tuple(_listed(self.meta.get(key)))  # a mistyped value is an authoring problem, read here as empty
 
 
 def build(kind: Kind, name: str, source: Source, partials: Mapping[str, Source], config: Config) -> Entrypoint:
