@@ -6,9 +6,13 @@ CLIP_LENGTH = 40
 """The most characters of a value a message quotes: a long answer is never echoed whole."""
 
 
+_ONE_LINE = {code: repr(chr(code))[1:-1] for code in (*range(0x20), 0x7F, 0x85, 0x2028, 0x2029)}
+"""Characters that would break a message's line (or hide in it), written as escapes."""
+
+
 def clip(text: str, length: int = CLIP_LENGTH) -> str:
-    """Text cut to its first `length` characters, marked with "..." when something was cut."""
-    return text if len(text) <= length else text[:length] + "..."
+    """Text as a message quotes it: its first `length` characters ("..." marks a cut) on one line, control characters escaped."""
+    return (text if len(text) <= length else text[:length] + "...").translate(_ONE_LINE)
 
 
 def quoted(value: Any) -> str:
