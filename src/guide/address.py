@@ -9,6 +9,7 @@ followed by flags) and prompt names are read and written here too. This module
 knows nothing of files.
 """
 
+import re
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +31,10 @@ MAX_LENGTH = 16 * 1024
 """The longest address or prompt text Guide reads, in characters: far beyond any real one, and cheap to refuse."""
 PROMPT_PREFIXES = ("_", ":", ";")
 """The marks a prompt route may start with; the first is the canonical one."""
+
+_QUOTING = re.compile(r"['\"\\]")
+_SPACES = re.compile("[ \t\r\n]+")
+"""What shlex treats as quoting and as space in a prompt line (POSIX mode, no comments)."""
 
 TargetKind = Literal["help", "command", "skill", "member", "document"]
 Keywords = Mapping[str, tuple[str, ...]]
@@ -180,10 +185,13 @@ def prompt_route(command: str, typed: str = "") -> str:
 def parse_prompt(text: str) -> PromptRoute:
     """Split a `guide` prompt line into the command segments and the remaining tokens."""
     check_length(text, "the prompt text")
-    try:
-        tokens = shlex.split(text)
-    except ValueError as error:
-        raise InputError(f"cannot read the prompt text: {error}") from None
+    if _QUOTING.search(text):
+        try:
+            tokens = shlex.split(text)
+        except ValueError as error:
+            raise InputError(f"cannot read the prompt text: {error}") from None
+    else:  # the same split as shlex's without quotes, at a fraction of its cost
+        tokens = [token for token in _SPACES.split(text) if token]
     if not tokens or tokens[0][:1] not in PROMPT_PREFIXES or len(tokens[0]) < 2:
         raise InputError("a guide prompt starts with a command: _name, :name or ;name, then --flags and args")
     segments = tuple(segment for segment in tokens[0][1:].split("/") if segment)

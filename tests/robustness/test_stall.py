@@ -8,10 +8,13 @@ run until the block timed out. (Speed under load is measured in bench/, B8.)
 """
 
 import asyncio
+import shlex
 import threading
 
 import pytest
 from fastmcp import Client
+from hypothesis import given
+from hypothesis import strategies as st
 from mcp import MCPError
 
 from guide import address
@@ -22,6 +25,7 @@ from guide.errors import InputError, NotFoundError
 from guide.routes.resolve import resolve, resolve_prompt
 from guide.server import provider as provider_module
 from guide.server.app import create_server
+from robustness.conftest import fuzz
 
 BLOCK = 10.0
 """Seconds a blocked request waits to be released by the other client; reaching it means the loop was stalled."""
@@ -154,3 +158,19 @@ def test_invalidating_the_docroot_does_not_wait_for_a_snapshot_being_built(root,
     release.set()
     builder.join()
     assert outcome == [True]
+
+
+@fuzz(300)
+@given(text=st.text(alphabet=st.sampled_from(list("_:;ab/ \t\r\n\x0b\u00a0-='\"\\é")), max_size=40))
+def test_fuzz_prompt_lines_split_as_shlex_does(text):
+    try:
+        expected = shlex.split(text)
+    except ValueError:
+        expected = None
+    try:
+        route = address.parse_prompt(text)
+    except InputError:
+        assert expected is None or not expected or expected[0][:1] not in address.PROMPT_PREFIXES or len(expected[0]) < 2
+        return
+    assert expected is not None
+    assert route.tokens == tuple(expected[1:])
