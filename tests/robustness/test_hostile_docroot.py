@@ -17,6 +17,7 @@ from guide.docroot.folder import Docroot
 from guide.errors import AuthoringError, NotFoundError
 from guide.routes.resolve import resolve
 from robustness.hostile import bytes_name, fifo, symlink, write
+from robustness.raw_stdio import RawStdio
 
 SECRET = "TOP SECRET"
 
@@ -226,3 +227,15 @@ def test_the_reader_refuses_what_the_scan_refuses(root, outside):
     with pytest.raises(files.Gone):
         files.read_text(Docroot(root).root, "lang/none.md", files.MAX_FILE_SIZE)
     assert os.path.exists(outside / "id_rsa")
+
+
+def test_guide_serve_takes_the_size_cap(root, project):
+    client = RawStdio(root, project, "--max-file-size", "100")
+    try:
+        client.initialize()
+        small = client.request("resources/read", {"uri": "guide://lang/python"})
+        assert client.response(small)["result"]["contents"][0]["text"] == "PYTHON\n"
+        large = client.request("resources/read", {"uri": "guide://_ask?mode=quick&count=1"})
+        assert client.response(large)["error"]["message"].startswith("no command ask; ")
+    finally:
+        client.close()
