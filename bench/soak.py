@@ -172,7 +172,7 @@ async def sample(pid: int, began: float, stop_at: float, every: float, samples: 
     samples.append((time.monotonic() - began, rss_mb(pid)))
 
 
-async def soak(minutes: float, clients: int, warmup: float, every: float, workdir: Path) -> dict:
+async def soak(minutes: float, clients: int, warmup: float, every: float, workdir: Path, eras: tuple[str, ...] = ERAS) -> dict:
     """Run the soak and return its figures."""
     port = free_port()
     url = f"http://127.0.0.1:{port}/mcp"
@@ -191,7 +191,7 @@ async def soak(minutes: float, clients: int, warmup: float, every: float, workdi
             stop_at = began + minutes * 60
             await asyncio.gather(
                 sample(server.pid, began, stop_at, every, samples),
-                *(worker(url, ERAS[index % 2], stop_at, tally) for index in range(clients)),
+                *(worker(url, eras[index % len(eras)], stop_at, tally) for index in range(clients)),
             )
             elapsed = time.monotonic() - began
         finally:
@@ -205,6 +205,7 @@ async def soak(minutes: float, clients: int, warmup: float, every: float, workdi
     return {
         "minutes": round(elapsed / 60, 2),
         "clients": clients,
+        "eras": list(eras),
         "warmup_minutes": warmup,
         "requests": requests,
         "requests_per_second": round(requests / elapsed, 1),
@@ -222,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=10.0, help="length of the run (default: 10)")
     parser.add_argument("--clients", type=int, default=4, help="concurrent client sessions, alternating eras (default: 4)")
     parser.add_argument("--warmup", type=float, default=None, help="minutes left out of the slope (default: a fifth of the run, at most 2)")
+    parser.add_argument("--eras", default=",".join(ERAS), help="protocol eras the clients take in turn (default: legacy,2026-07-28)")
     parser.add_argument("--every", type=float, default=2.0, help="seconds between RSS samples (default: 2)")
     parser.add_argument("--out", type=Path, default=None, help="write every figure and sample here as JSON")
     options = parser.parse_args(argv)
@@ -230,7 +232,8 @@ def main(argv: list[str] | None = None) -> int:
     client_elicitation._validate_form_content = lambda content, schema: None
     warmup = options.warmup if options.warmup is not None else min(2.0, options.minutes / 5)
     with tempfile.TemporaryDirectory(prefix="guide-soak-") as temp:
-        result = asyncio.run(soak(options.minutes, options.clients, warmup, options.every, Path(temp)))
+        eras = tuple(era.strip() for era in options.eras.split(",") if era.strip())
+        result = asyncio.run(soak(options.minutes, options.clients, warmup, options.every, Path(temp), eras))
     if options.out:
         options.out.write_text(json.dumps(result, indent=2), encoding="utf-8")
     rss = result["rss_mb"]

@@ -7,6 +7,7 @@ for a file over the cap). A file that cannot be served gives one clear line.
 
 import os
 import threading
+import tracemalloc
 
 import pytest
 from mcp import MCPError
@@ -239,3 +240,14 @@ def test_guide_serve_takes_the_size_cap(root, project):
         assert client.response(large)["error"]["message"].startswith("no command ask; ")
     finally:
         client.close()
+
+
+def test_reading_a_small_file_never_allocates_the_size_cap(root):
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        assert files.read_text(Docroot(root).root, "lang/python.md", 64 * 1024 * 1024) == "PYTHON\n"
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1024 * 1024  # a buffer of the cap per read fragmented the server's memory over a soak

@@ -69,10 +69,14 @@ def read_bytes(path: str | Path, limit: int) -> bytes:
     except OSError as error:
         raise Refused(f"cannot be opened ({os.strerror(error.errno or 0).lower()})") from None
     with os.fdopen(descriptor, "rb") as file:
-        _check_status(os.fstat(file.fileno()), limit)
-        data = file.read(limit + 1)
+        status = os.fstat(file.fileno())
+        _check_status(status, limit)
+        # Sized by the file, not the cap: a read of `limit` bytes would allocate the whole cap for every small file.
+        data = file.read(status.st_size + 1)
+        if len(data) > status.st_size:  # it grew since the check
+            data += file.read(limit + 1 - len(data))
     if len(data) > limit:
-        raise TooLarge(_too_large(len(data), limit))  # it grew after the check above
+        raise TooLarge(_too_large(len(data), limit))
     return data
 
 
