@@ -10,9 +10,14 @@ _ONE_LINE = {code: repr(chr(code))[1:-1] for code in (*range(0x20), 0x7F, 0x85, 
 """Characters that would break a message's line (or hide in it), written as escapes."""
 
 
+def one_line(text: str) -> str:
+    """Text with its control characters written as escapes, so that it cannot break a message's line."""
+    return text.translate(_ONE_LINE)
+
+
 def clip(text: str, length: int = CLIP_LENGTH) -> str:
-    """Text as a message quotes it: its first `length` characters ("..." marks a cut) on one line, control characters escaped."""
-    return (text if len(text) <= length else text[:length] + "...").translate(_ONE_LINE)
+    """Text as a message quotes it: its first `length` characters ("..." marks a cut) on one line."""
+    return one_line(text if len(text) <= length else text[:length] + "...")
 
 
 def quoted(value: Any) -> str:
