@@ -10,7 +10,8 @@ from guide.errors import InputError, NotFoundError
 
 # Text with the characters that need quoting in an address: separators, percent signs, spaces, non-ASCII.
 TRICKY = st.text(alphabet=st.sampled_from(list("ab/%&=?#+ é字-_.~$:")), min_size=1, max_size=12)
-SEGMENT = TRICKY.filter(lambda text: text.strip("/") == text and "/" not in text)
+# `.` and `..` are left out: no URL can carry them as segments (normalising removes them).
+SEGMENT = TRICKY.filter(lambda text: text.strip("/") == text and "/" not in text and text not in (".", ".."))
 NAME = st.from_regex(r"[a-z0-9]+(-[a-z0-9]+)*", fullmatch=True).filter(lambda name: name != "help")
 KEYWORDS = st.dictionaries(TRICKY.filter(lambda name: name != "help"), st.lists(st.text(max_size=8), min_size=1, max_size=3).map(tuple), max_size=3)
 

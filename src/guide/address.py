@@ -3,11 +3,13 @@
 An address names help, a command (with args and keywords), a skill (with
 keywords), a skill member or a document. `parse` reads one into a `Target`;
 `format` writes a `Target` back, quoting what needs it, so that
-`parse(format(target)) == target`. Prompt routes (`_name`, `:name`, `;name`
+`parse(format(target)) == target` (except for a segment `.` or `..`, which no
+URL can carry: normalising removes it). Prompt routes (`_name`, `:name`, `;name`
 followed by flags) and prompt names are read and written here too. This module
 knows nothing of files.
 """
 
+import re
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -15,7 +17,10 @@ from functools import lru_cache
 from typing import Literal
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 
+from pydantic_core import Url
+
 from guide.errors import InputError, NotFoundError
+from guide.forms.text import clip
 
 SCHEME = "guide"
 PREFIX = f"{SCHEME}://"
@@ -25,8 +30,14 @@ SKILL_FILE = "SKILL.md"
 COMMAND_MARK = "_"
 SKILL_MARK = "$"
 HELP = "help"
+MAX_LENGTH = 16 * 1024
+"""The longest address or prompt text Guide reads, in characters: far beyond any real one, and cheap to refuse."""
 PROMPT_PREFIXES = ("_", ":", ";")
 """The marks a prompt route may start with; the first is the canonical one."""
+
+_QUOTING = re.compile(r"['\"\\]")
+_SPACES = re.compile("[ \t\r\n]+")
+"""What shlex treats as quoting and as space in a prompt line (POSIX mode, no comments)."""
 
 TargetKind = Literal["help", "command", "skill", "member", "document"]
 Keywords = Mapping[str, tuple[str, ...]]
@@ -55,17 +66,38 @@ class PromptRoute:
     tokens: tuple[str, ...]
 
 
+def check_length(text: str, what: str) -> None:
+    """Refuse an address, prompt line or set of prompt arguments longer than `MAX_LENGTH` characters."""
+    if len(text) > MAX_LENGTH:
+        raise InputError(f"{what} is {len(text)} characters long; Guide reads at most {MAX_LENGTH}")
+
+
+def normal(uri: str) -> str:
+    """An address as every route reads it: the WHATWG URL normal form, the one MCP clients send.
+
+    The scheme is lower-cased, `.` and `..` segments are removed (`%2E` counts as
+    a dot) and unsafe characters are percent-encoded. FastMCP's client and the
+    server's resource route both normalise this way, so the `read_resource` tool
+    must too: the same text then names the same thing on every route (C3).
+    """
+    try:
+        return str(Url(uri))
+    except ValueError:
+        raise NotFoundError(f"{clip(uri)} is not a valid {PREFIX} address") from None
+
+
 @lru_cache(maxsize=1024)
 def parse(uri: str) -> Target:
     """Read a `guide://` address; raise `NotFoundError` for one that names nothing Guide serves.
 
     Results are shared between callers (the cache): treat a `Target` as read-only.
     """
-    parts = urlsplit(uri)
+    check_length(uri, "the address")
+    parts = urlsplit(normal(uri))
     if parts.scheme == SKILL_SCHEME:
         return _skill_file(parts, uri)
     if parts.scheme != SCHEME:
-        raise NotFoundError(f"{uri} is not a {PREFIX} address")
+        raise NotFoundError(f"{clip(uri)} is not a {PREFIX} address")
     raw = parts.netloc + parts.path
     keywords, wants_help = _query(parts.query)
     if raw.startswith(COMMAND_MARK):
@@ -73,7 +105,7 @@ def parse(uri: str) -> Target:
         if segments[:1] == (HELP,):
             return Target("help", segments[1:])
         if not segments:
-            raise NotFoundError(f"{uri} names no command; {help_address()} lists them")
+            raise NotFoundError(f"{clip(uri)} names no command; {help_address()} lists them")
         return Target("command", segments, keywords, wants_help)
     if raw.startswith(SKILL_MARK):
         name, _, member = raw[1:].partition("/")
@@ -82,7 +114,7 @@ def parse(uri: str) -> Target:
         return Target("skill", (unquote(name),), keywords, wants_help)
     path = unquote(raw).strip("/")
     if not path:
-        raise NotFoundError(f"{uri} names no document; {help_address()} lists commands, skills and documents")
+        raise NotFoundError(f"{clip(uri)} names no document; {help_address()} lists commands, skills and documents")
     return Target("document", (path,))
 
 
@@ -161,10 +193,14 @@ def prompt_route(command: str, typed: str = "") -> str:
 
 def parse_prompt(text: str) -> PromptRoute:
     """Split a `guide` prompt line into the command segments and the remaining tokens."""
-    try:
-        tokens = shlex.split(text)
-    except ValueError as error:
-        raise InputError(f"cannot read the prompt text: {error}") from None
+    check_length(text, "the prompt text")
+    if _QUOTING.search(text):
+        try:
+            tokens = shlex.split(text)
+        except ValueError as error:
+            raise InputError(f"cannot read the prompt text: {error}") from None
+    else:  # the same split as shlex's without quotes, at a fraction of its cost
+        tokens = [token for token in _SPACES.split(text) if token]
     if not tokens or tokens[0][:1] not in PROMPT_PREFIXES or len(tokens[0]) < 2:
         raise InputError("a guide prompt starts with a command: _name, :name or ;name, then --flags and args")
     segments = tuple(segment for segment in tokens[0][1:].split("/") if segment)
@@ -213,7 +249,7 @@ def read_flags(
 def _skill_file(parts, uri: str) -> Target:
     path = unquote(parts.path).strip("/")
     if not parts.netloc or not path:
-        raise NotFoundError(f"{uri} names no skill file; skills/list lists the skills")
+        raise NotFoundError(f"{clip(uri)} names no skill file; skills/list lists the skills")
     if path == SKILL_FILE:
         keywords, wants_help = _query(parts.query)
         return Target("skill", (unquote(parts.netloc),), keywords, wants_help)

@@ -7,6 +7,8 @@ server translates them into MCP errors in one place (`guide.server.errors`).
 from dataclasses import dataclass
 from typing import Any
 
+from guide.forms.text import one_line
+
 
 @dataclass(frozen=True, kw_only=True)
 class Issue:
@@ -32,7 +34,7 @@ class Problem:
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path
         form = f"form {self.form}: " if self.form else ""
-        return f"{where}: {form}{self.message}"
+        return one_line(f"{where}: {form}{self.message}")  # a name may hold a newline: the problem stays one line
 
 
 class GuideError(Exception):

@@ -151,7 +151,7 @@ def test_c5_frontmatter_errors_name_the_line(tmp_path, text, line, says):
 def test_c5_file_that_is_not_utf8(tmp_path):
     (tmp_path / "_commands").mkdir()
     (tmp_path / "_commands/a.md").write_bytes(b"---\ndescription: \xff\n---\n")
-    assert problems_of(Docroot(tmp_path).snapshot()) == [("_commands/a.md", None, None, None, "file cannot be read as UTF-8 text")]
+    assert problems_of(Docroot(tmp_path).snapshot()) == [("_commands/a.md", None, None, None, "file is not UTF-8 text (byte 18 is 0xff)")]
 
 
 def test_c5_crlf_line_endings_are_read(tmp_path):
@@ -385,15 +385,15 @@ def test_c2_a_file_removed_between_scan_and_read_does_not_break_the_snapshot(tmp
     write(tmp_path, "_commands/gone.md", "g\n")
     real_scan = folder_module.scan
 
-    def scan_then_remove(root):
-        layout = real_scan(root)
+    def scan_then_remove(root, *limits):
+        layout = real_scan(root, *limits)
         (tmp_path / "_commands" / "gone.md").unlink()
         return layout
 
     monkeypatch.setattr(folder_module, "scan", scan_then_remove)
     snap = Docroot(tmp_path).snapshot()
     assert snap.command("a").body == "a\n"
-    assert snap.command("gone").problems[0].message == "file cannot be read as UTF-8 text"
+    assert snap.command("gone").problems[0].message == "file is gone"
 
 
 def test_c2_plain_text_json_and_yaml_files_are_documents_and_other_files_are_not(tmp_path):

@@ -3,7 +3,9 @@
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from guide.errors import GuideError
 from guide.protocol import DEFAULT_CACHE_TTL
@@ -22,6 +24,14 @@ def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
     parser.add_argument("--log-level", type=str.upper, choices=LOG_LEVELS, default="INFO", help="what the server logs to stderr (default: INFO)")
     parser.add_argument("--cache-ttl", type=int, default=DEFAULT_CACHE_TTL, metavar="SECONDS",
                         help=f"how long 2026-07-28 clients may cache listings and content that never asks (0: no hint; default: {DEFAULT_CACHE_TTL})")
+    parser.add_argument(
+        "--max-file-size", type=_positive(int), default=None, metavar="BYTES",
+        help="the largest docroot file served, in bytes (default: 1048576); larger files are reported and skipped",
+    )
+    parser.add_argument(
+        "--answer-timeout", type=_positive(float), default=None, metavar="SECONDS",
+        help="how long a legacy read waits for the client to answer one form (default: 600)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -32,8 +42,9 @@ def run(options: argparse.Namespace) -> int:
     from guide.server.startup import configure_logging, server_for
 
     configure_logging(options.log_level)
+    limits = {"max_file_size": options.max_file_size, "answer_timeout": options.answer_timeout}
     try:
-        server = server_for(options.docroot, options.project, cache_ttl=options.cache_ttl)
+        server = server_for(options.docroot, options.project, cache_ttl=options.cache_ttl, **{k: v for k, v in limits.items() if v is not None})
     except GuideError as error:
         print(f"guide serve: {error}", file=sys.stderr)
         return 2
@@ -45,3 +56,17 @@ def run(options: argparse.Namespace) -> int:
         server.run(transport="http", host=options.host, port=options.port, path="/mcp", show_banner=False, **http.run_options(os.environ))
     return 0
 
+
+def _positive(kind: type) -> Callable[[str], Any]:
+    """An argparse type: a number of `kind` greater than 0."""
+
+    def read(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not value > 0 or value != value or value == float("inf"):
+            raise argparse.ArgumentTypeError(f"{text!r} must be greater than 0")
+        return value
+
+    return read

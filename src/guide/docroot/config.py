@@ -1,10 +1,12 @@
 """`guide.yaml`: flags and workflow settings (C10), and the active workflow phase."""
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from guide.docroot import files
 from guide.docroot.frontmatter import FrontmatterError, load_mapping, locate
 from guide.errors import Problem
 from guide.forms.values import same_value
@@ -42,12 +44,16 @@ def requirements(meta: Mapping[str, Any]) -> dict[str, list[Any]]:
     }
 
 
-def read_config(docroot: Path) -> tuple[Config, list[Problem]]:
-    """Read `guide.yaml` if present; a broken file yields problems and the default config."""
-    path = docroot / CONFIG_NAME
-    if not path.is_file():
+def read_config(docroot: Path, max_file_size: int = files.MAX_FILE_SIZE) -> tuple[Config, list[Problem]]:
+    """Read `guide.yaml` if present; a broken or unreadable file yields problems and the default config."""
+    if not os.path.lexists(docroot / CONFIG_NAME):
         return Config(), []
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = files.read_text(docroot, CONFIG_NAME, max_file_size)
+    except files.Gone:
+        return Config(), []
+    except files.Refused as error:
+        return Config(), [Problem(path=CONFIG_NAME, message=f"file {error}; the default settings apply (no flags, no workflow)")]
     try:
         data = load_mapping(text)
     except FrontmatterError as error:
@@ -87,10 +93,10 @@ def state_path(config: Config, project: Path) -> Path | None:
 
 
 def read_phase(path: Path) -> str | None:
-    """The phase a state file names (`phase: <name>`), if the file exists and names one."""
+    """The phase a state file names (`phase: <name>`), if the file exists, is a small regular text file and names one."""
     try:
-        data = load_mapping(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, FrontmatterError):
+        data = load_mapping(files.decode(files.read_bytes(path, files.MAX_FILE_SIZE)))
+    except (files.Refused, FrontmatterError):
         return None
     phase = data.get("phase")
     return phase if isinstance(phase, str) else None

@@ -3,11 +3,13 @@
 import gc
 import os
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from guide.docroot import files
 from guide.docroot.caches import PerSnapshot
 from guide.docroot.config import read_config, state_path
+from guide.docroot.files import MAX_FILE_SIZE
 from guide.docroot.layout import scan
 from guide.docroot.parse_cache import ParseCache
 from guide.docroot.phase import PhaseFile
@@ -15,14 +17,21 @@ from guide.docroot.snapshot import Snapshot
 from guide.docroot.sources import Source
 
 RENDER_CACHE_SIZE = 1024
+__all__ = ["MAX_FILE_SIZE", "Docroot"]
 
 
 class Docroot:
-    """A docroot folder; `snapshot()` gives the current view, refreshed after `invalidate()`."""
+    """A docroot folder; `snapshot()` gives the current view, refreshed after `invalidate()`.
 
-    def __init__(self, root: Path, project: Path | None = None, *, cache: ParseCache | None = None):
+    Files larger than `max_file_size` bytes are not served (see `guide.docroot.files`).
+    A template file is read when something first needs its text, not when the
+    folder is scanned: the first answer of a large docroot reads a few files.
+    """
+
+    def __init__(self, root: Path, project: Path | None = None, *, max_file_size: int = MAX_FILE_SIZE, cache: ParseCache | None = None):
         self.root = Path(root).resolve()
         self.project = Path(project or os.getcwd()).resolve()
+        self.max_file_size = max_file_size
         self.cache = cache if cache is not None else ParseCache.for_docroot(self.root)
         """Parsed frontmatter kept between processes (see `guide.docroot.parse_cache`)."""
         self.renders: PerSnapshot[str] = PerSnapshot(RENDER_CACHE_SIZE)
@@ -34,26 +43,41 @@ class Docroot:
         self._phase = PhaseFile(None)
         self._phase_config: object = None
         self._lock = threading.Lock()
+        """Guards the fields above; held only for moments, so `invalidate` never waits for a build."""
+        self._building = threading.Lock()
+        """Held while a snapshot is built: one build at a time."""
+        self._generation = 0
 
     def snapshot(self) -> Snapshot:
         """The current view of the docroot, refreshed if files changed since the last one."""
         snapshot = self._snapshot
-        if snapshot is None:
+        if snapshot is not None:
+            return snapshot
+        with self._building:
             with self._lock:
-                if self._snapshot is None:
-                    self._snapshot = self._refresh()
-                snapshot = self._snapshot
-        return snapshot
+                if self._snapshot is not None:
+                    return self._snapshot
+                edited, self._edited, generation = self._edited, set(), self._generation
+            built = self._refresh(edited)
+            with self._lock:
+                if generation == self._generation:  # else files changed meanwhile: the next call builds again
+                    self._snapshot = built
+            return built
 
     def invalidate(self, edited: Iterable[Path] | None = None) -> None:
         """Forget the current view. `edited` names files changed in place; None means anything may have changed."""
+        relative = None if edited is None else {_relative(self.root, path) for path in edited}
         with self._lock:
-            relative = None if edited is None else {_relative(self.root, path) for path in edited}
             if relative is None or None in relative or self._edited is None:
                 self._edited = None
             else:
                 self._edited.update(relative)
             self._snapshot = None
+            self._generation += 1
+
+    def read_text(self, path: Path) -> str:
+        """The text of a document or skill member the current snapshot lists; `files.Refused` says why not."""
+        return files.read_text(self.root, path.relative_to(self.root).as_posix(), self.max_file_size)
 
     def active_phase(self) -> str | None:
         """The workflow phase the project is in now (C10); the state file is re-read whenever it changes."""
@@ -62,10 +86,14 @@ class Docroot:
             self._phase, self._phase_config = PhaseFile(state_path(config, self.project)), config
         return self._phase.phase()
 
-    def _refresh(self) -> Snapshot:
+    def remember_parses(self) -> None:
+        """Save what was parsed since the last save into the parse cache, for the next process (slow: not on a request)."""
+        last = self._last
+        self.cache.save(keep=set(last.sources) if last is not None else None)
+
+    def _refresh(self, edited: set[str] | None) -> Snapshot:
         """Re-read only the edited files when nothing else changed; otherwise rescan the folder."""
-        previous, edited = self._last, self._edited
-        self._edited = set()
+        previous = self._last
         gc.unfreeze()  # what the old snapshot's bulk builds froze may be collected again
         if previous is not None and edited is not None and edited <= previous.sources.keys():
             if all((self.root / rel).is_file() for rel in edited):
@@ -76,8 +104,8 @@ class Docroot:
         return self._last
 
     def _build(self) -> Snapshot:
-        config, config_problems = read_config(self.root)
-        layout = scan(self.root)
+        config, config_problems = read_config(self.root, self.max_file_size)
+        layout = scan(self.root, self.max_file_size)
         templates = [*layout.commands.values(), *layout.skills.values(), *layout.partials.values()]
         sources = {rel: self._read(rel) for rel in templates}
         self._files = {rel: self._files[rel] for rel in sources if rel in self._files}
@@ -88,23 +116,18 @@ class Docroot:
         try:
             stat = path.stat()
         except OSError:
-            return Source(rel, None)  # gone since the scan: the watcher reports it and the next view drops it
+            return Source.unread(rel, "file is gone")  # since the scan: the watcher reports it and the next view drops it
         stamp = (stat.st_mtime_ns, stat.st_size)
         cached = self._files.get(rel)
         if cached and cached[0] == stamp and not force:
             return cached[1]
-        try:
-            text: str | None = path.read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError):
-            text = None
-        source = Source(rel, text, stamp, self.cache)
+        source = Source(rel, stamp=stamp, cache=self.cache, load=self._loader(rel))
         self._files[rel] = (stamp, source)
         return source
 
-    def remember_parses(self) -> None:
-        """Save what was parsed since the last save into the parse cache, for the next process (slow: not on a request)."""
-        last = self._last
-        self.cache.save(keep=set(last.sources) if last is not None else None)
+    def _loader(self, rel: str) -> Callable[[], str]:
+        """Reads one template file when its text is first needed (`files.Refused` says why it cannot be)."""
+        return lambda: files.read_text(self.root, rel, self.max_file_size, encoding="utf-8-sig")
 
 
 def _relative(root: Path, path: Path) -> str | None:

@@ -100,6 +100,8 @@ def load_mapping(yaml_text: str, first_line: int = 1) -> Mapping[str, Any]:
         line = first_line + mark.line if mark is not None else first_line
         reason = getattr(error, "problem", None) or str(error)
         raise FrontmatterError(f"frontmatter is not valid YAML: {reason}{_hint(reason)}", line) from None
+    except ValueError as error:  # a scalar YAML reads but Python cannot hold: a date out of range, an integer of thousands of digits
+        raise FrontmatterError(f"frontmatter holds a value that cannot be read: {str(error).split(':')[0]}", first_line) from None
     finally:
         loader.dispose()
     if data is None:

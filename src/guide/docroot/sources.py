@@ -1,8 +1,10 @@
-"""One template file of the docroot (command, skill or partial): its text, parsed once, on first use."""
+"""One template file of the docroot (command, skill or partial): its text read, and parsed, once, on first use."""
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from guide.docroot.files import Refused
 from guide.docroot.frontmatter import FrontmatterError, Parsed, split
 from guide.docroot.parse_cache import ParseCache, Stamp
 from guide.errors import Issue
@@ -14,19 +16,48 @@ NO_TEMPLATE = TemplateFacts(None, ())
 
 @dataclass(frozen=True)
 class Source:
-    """A template file: its path relative to the docroot and its text (None when it cannot be read)."""
+    """A template file: its path relative to the docroot and its text, read on first use (None when it cannot be)."""
 
     path: str
-    text: str | None
+    given: str | None = None
+    """The text, when it is known already (else `load` reads it)."""
     stamp: Stamp | None = None
-    """The file's (mtime_ns, size) when it was read; with `cache`, a parse of the same text is reused."""
+    """The file's (mtime_ns, size) when it was found; with `cache`, a parse of the same text is reused."""
     cache: ParseCache | None = field(default=None, compare=False, repr=False)
+    load: Callable[[], str] | None = field(default=None, compare=False, repr=False)
+    """Reads the text (raising `files.Refused` when Guide may not); called once, when the text is first needed."""
+    refusal: str = "file cannot be read as UTF-8 text"
+    """Why `given` is None, when no `load` is given."""
+
+    @classmethod
+    def unread(cls, path: str, reason: str) -> "Source":
+        """A file that cannot be read, and why."""
+        return cls(path, None, refusal=reason)
+
+    @cached_property
+    def _content(self) -> tuple[str | None, str]:
+        if self.load is None:
+            return self.given, self.refusal
+        try:
+            return self.load(), ""
+        except Refused as error:
+            return None, f"file {error}"
+
+    @property
+    def text(self) -> str | None:
+        """The file's text, or None when it cannot be read."""
+        return self._content[0]
+
+    @property
+    def unreadable(self) -> str:
+        """Why `text` is None, when it is."""
+        return self._content[1] or self.refusal
 
     @cached_property
     def parsed(self) -> Parsed | FrontmatterError:
         """The frontmatter and body, or why they cannot be read."""
         if self.text is None:
-            return FrontmatterError("file cannot be read as UTF-8 text", None)
+            return FrontmatterError(self.unreadable, None)
         remembered = self.cache.lookup(self.path, self.stamp, self.text) if self.cache and self.stamp else None
         if remembered is not None:
             return remembered

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 import re2
 import regex
 
-from guide.forms.text import clip, show
+from guide.forms.text import clip, quoted, show
 
 _REGEX_OPTIONS = re2.Options()
 _REGEX_OPTIONS.log_errors = False
@@ -100,8 +100,8 @@ def _check_pattern(matcher: Any, value: str) -> str | None:
     try:
         matched = matcher.fullmatch(value)
     except PatternTimeout:
-        return f"checking {clip(value)!r} against the pattern took too long, so it is refused; give a shorter or simpler value"
-    return None if matched is not None else f"{clip(value)!r} does not match the pattern"
+        return f"checking {quoted(value)} against the pattern took too long, so it is refused; give a shorter or simpler value"
+    return None if matched is not None else f"{quoted(value)} does not match the pattern"
 
 
 def _is_uri(text: str) -> bool:
@@ -165,25 +165,25 @@ KEYWORDS: Mapping[str, Keyword] = {
         Keyword(
             "minimum",
             _number("minimum"),
-            lambda bound, value: f"{show(value)} is less than the minimum {show(bound)}" if value < bound else None,
+            lambda bound, value: f"{clip(show(value))} is less than the minimum {show(bound)}" if value < bound else None,
             lambda bound: f"at least {show(bound)}",
         ),
         Keyword(
             "maximum",
             _number("maximum"),
-            lambda bound, value: f"{show(value)} is greater than the maximum {show(bound)}" if value > bound else None,
+            lambda bound, value: f"{clip(show(value))} is greater than the maximum {show(bound)}" if value > bound else None,
             lambda bound: f"at most {show(bound)}",
         ),
         Keyword(
             "minLength",
             _count("minLength"),
-            lambda bound, value: f"{value!r} is shorter than {bound} characters" if len(value) < bound else None,
+            lambda bound, value: f"{quoted(value)} is shorter than {bound} characters" if len(value) < bound else None,
             lambda bound: f"of at least {bound} characters",
         ),
         Keyword(
             "maxLength",
             _count("maxLength"),
-            lambda bound, value: f"{value!r} is longer than {bound} characters" if len(value) > bound else None,
+            lambda bound, value: f"{quoted(value)} is longer than {bound} characters" if len(value) > bound else None,
             lambda bound: f"of at most {bound} characters",
         ),
         Keyword(
@@ -195,7 +195,7 @@ KEYWORDS: Mapping[str, Keyword] = {
         Keyword(
             "format",
             _read_format,
-            lambda entry, value: None if entry.check(value) else f"{clip(value)!r} is not a valid {entry.name}",
+            lambda entry, value: None if entry.check(value) else f"{quoted(value)} is not a valid {entry.name}",
             lambda entry: f"in {entry.name} format",
         ),
         Keyword(

@@ -10,6 +10,7 @@ from typing import Any
 
 from guide.errors import StateError
 from guide.forms.resolve import Answer, Fail, Outcome, Progress, Request, step
+from guide.forms.text import clip
 from guide.forms.values import Invalid, normalise_answer, problems
 
 VERSION = 1
@@ -37,7 +38,7 @@ def decode(text: str, request: Request) -> Progress:
     """Read a state for this request, or raise `StateError` saying why it cannot be used."""
     record = _parse(text)
     if record["e"] != request.entrypoint:
-        raise StateError(f"the continuation state belongs to {record['e']}, not {request.entrypoint}; {RESTART}")
+        raise StateError(f"the continuation state belongs to {clip(record['e'])}, not {request.entrypoint}; {RESTART}")
     keywords = {name: list(values) for name, values in request.keywords.items()}
     if record["k"] != keywords or record["a"] != list(request.args):
         raise StateError(f"the continuation state was made for other keywords or arguments; {RESTART}")
@@ -47,7 +48,7 @@ def decode(text: str, request: Request) -> Progress:
     for key in ("c", "f", "r", "n"):
         unknown = set(record[key]) - form_ids
         if unknown:
-            raise StateError(f"the continuation state names unknown forms: {', '.join(sorted(unknown))}; {RESTART}")
+            raise StateError(f"the continuation state names unknown forms: {clip(', '.join(sorted(unknown)))}; {RESTART}")
     return Progress(
         values=_checked_values(record["x"], request),
         completed=frozenset(record["c"]),
@@ -76,7 +77,8 @@ def _parse(text: str) -> dict[str, Any]:
         raise StateError(f"the continuation state is malformed; {RESTART}")
     if record["v"] != VERSION:
         raise StateError(f"the continuation state has version {record['v']}, this server reads {VERSION}; {RESTART}")
-    if not all(isinstance(count, int) for count in record["n"].values()):
+    form_lists = (record["c"], record["f"], record["r"])
+    if not all(isinstance(count, int) for count in record["n"].values()) or not all(isinstance(item, str) for ids in form_lists for item in ids):
         raise StateError(f"the continuation state is malformed; {RESTART}")
     return record
 
@@ -86,7 +88,7 @@ def _checked_values(values: Mapping[str, Any], request: Request) -> dict[str, An
     checked = {}
     for name, value in values.items():
         if name not in declared:
-            raise StateError(f"the continuation state holds a value for unknown field {name}; {RESTART}")
+            raise StateError(f"the continuation state holds a value for unknown field {clip(name)}; {RESTART}")
         field = declared[name][1]
         try:
             normal = normalise_answer(field, value)

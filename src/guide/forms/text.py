@@ -2,6 +2,33 @@
 
 from typing import Any
 
+CLIP_LENGTH = 40
+"""The most characters of a value a message quotes: a long answer is never echoed whole."""
+
+
+_ONE_LINE = {code: repr(chr(code))[1:-1] for code in (*range(0x20), 0x7F, 0x85, 0x2028, 0x2029)}
+"""Characters that would break a message's line (or hide in it), written as escapes."""
+
+
+def one_line(text: str) -> str:
+    """Text with its control characters written as escapes, so that it cannot break a message's line."""
+    return text.translate(_ONE_LINE)
+
+
+def clip(text: str, length: int = CLIP_LENGTH) -> str:
+    """Text as a message quotes it: its first `length` characters ("..." marks a cut) on one line."""
+    return one_line(text if len(text) <= length else text[:length] + "...")
+
+
+def quoted(value: Any) -> str:
+    """A value as a message quotes it: like `repr`, but only a short prefix of a long one."""
+    if isinstance(value, str):
+        return repr(clip(value))
+    try:
+        return clip(repr(value))
+    except ValueError:  # an integer longer than Python writes out as text
+        return "a number too long to show"
+
 
 def show(value: Any) -> str:
     """A value as a person writes it: JSON's words for booleans, nothing for null, `3` for 3.0, lists comma-separated."""
@@ -24,7 +51,3 @@ def _text(value: Any, shorten: bool) -> str:
         return ", ".join(_text(item, shorten) for item in value)
     return str(value)
 
-
-def clip(text: str, length: int = 60) -> str:
-    """At most `length` characters of a text, marked when cut: messages quote a value, never all of a long one."""
-    return text if len(text) <= length else f"{text[:length]}... ({len(text)} characters)"

@@ -9,6 +9,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from guide.forms.text import quoted
+
 COMMON_KEYS = frozenset({"type", "title", "description", "default"})
 MAX_DIGITS = 4000
 """Number text longer than this is refused before it is read (Python caps integer text near 4300 digits)."""
@@ -61,7 +63,7 @@ class FieldType:
         if is_unresolved(value):
             return None
         if not self.is_json(value):
-            raise Invalid(f"{value!r} is not {self.noun}")
+            raise Invalid(f"{quoted(value)} is not {self.noun}")
         return value
 
     def from_text(self, texts: Sequence[str]) -> Any:
@@ -110,10 +112,10 @@ class NumberType(FieldType):
 
     def _from_one_text(self, text: str) -> Any:
         if len(text) > MAX_DIGITS or not _NUMBER_TEXT.fullmatch(text):
-            raise Invalid(f"{_clip(text)!r} is not {self.noun}")
+            raise Invalid(f"{quoted(text)} is not {self.noun}")
         number = float(text)
         if not self.is_json(number):
-            raise Invalid(f"{_clip(text)!r} is not {self.noun}")
+            raise Invalid(f"{quoted(text)} is not {self.noun}")
         return self._from_number_text(text, number)
 
     def _from_number_text(self, text: str, number: float) -> Any:
@@ -129,9 +131,8 @@ class IntegerType(NumberType):
     name, noun = "integer", "an integer"
 
     def is_json(self, value: Any) -> bool:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return False
-        return isinstance(value, int) or value.is_integer()
+        # Bounded like a number: a longer integer could not even be written out as text.
+        return super().is_json(value) and (isinstance(value, int) or value.is_integer())
 
     def _from_number_text(self, text: str, number: float) -> Any:
         return int(text) if text.lstrip("+-").isdigit() else int(number)
@@ -155,7 +156,7 @@ class BooleanType(FieldType):
 
     def _from_one_text(self, text: str) -> Any:
         if text.lower() not in self.words:
-            raise Invalid(f"{_clip(text)!r} is not true or false")
+            raise Invalid(f"{quoted(text)} is not true or false")
         return text.lower() == "true"
 
 
@@ -184,7 +185,3 @@ class ArrayType(FieldType):
 
 TYPES: Mapping[str, FieldType] = {kind.name: kind for kind in (StringType(), IntegerType(), NumberType(), BooleanType(), ArrayType())}
 """Every field type, by the name a schema gives in `type`."""
-
-
-def _clip(text: str, length: int = 40) -> str:
-    return text if len(text) <= length else text[:length] + "..."

@@ -10,7 +10,7 @@ from typing import Any
 
 from guide.forms.fields import Field
 from guide.forms.keywords import KEYWORDS
-from guide.forms.text import show
+from guide.forms.text import clip, show
 from guide.forms.types import Invalid, is_unresolved
 
 __all__ = ["Invalid", "accepted", "is_unresolved", "normalise_answer", "normalise_text", "problems", "same_value"]
@@ -54,11 +54,11 @@ def _problems(field: Field, value: Any, choices: Sequence[Any] | None) -> Iterat
     if field.type.many:
         unknown = [item for item in value if choices is not None and item not in choices]
         if unknown:
-            yield f"{', '.join(map(show, unknown))} not among the choices"
+            yield f"{clip(', '.join(map(show, unknown)))} not among the choices"
         if len(set(value)) != len(value):
             yield "a choice is selected twice"
     elif choices is not None and value not in choices:
-        yield f"{show(value)} is not one of the choices"
+        yield f"{clip(show(value))} is not one of the choices"
         return
     for key in field.type.keywords:
         if key in field.bounds:

@@ -6,14 +6,17 @@ in the client's protocol era and hands the outcome to `guide.routes.finish`.
 """
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from guide import address
 from guide.address import Keywords, Target
+from guide.docroot import files
 from guide.docroot.entrypoints import Entrypoint
 from guide.docroot.folder import Docroot
 from guide.docroot.snapshot import Snapshot
-from guide.errors import AuthoringError, NotFoundError
+from guide.errors import AuthoringError, NotFoundError, Problem
 from guide.forms.resolve import Request
+from guide.forms.text import clip
 from guide.routes import help as help_text
 from guide.routes import suggest
 
@@ -52,15 +55,12 @@ def resolve(docroot: Docroot, target: Target) -> str | Call:
             return help_text.overview(snapshot)
         return help_text.describe(_command(snapshot, target.path)[0])
     if target.kind == "member":
-        path = snapshot.member(*target.path)
-        if path is None:
-            raise _not_found(f"skill {target.path[0]} has no member {target.path[1]}", suggest.member(snapshot, *target.path))
-        return path.read_text(encoding="utf-8")
+        skill, member = map(clip, target.path)
+        missing = _not_found(f"skill {skill} has no member {member}", suggest.member(snapshot, *target.path))
+        return _read(docroot, snapshot.member(*target.path), missing)
     if target.kind == "document":
-        path = snapshot.document(target.path[0])
-        if path is None:
-            raise _not_found(f"no document {target.path[0]}", suggest.document(snapshot, target.path[0]))
-        return path.read_text(encoding="utf-8")
+        missing = _not_found(f"no document {clip(target.path[0])}", suggest.document(snapshot, target.path[0]))
+        return _read(docroot, snapshot.document(target.path[0]), missing)
     if target.kind == "skill":
         entrypoint, args = _skill(snapshot, target.path[0]), ()
     else:
@@ -82,6 +82,18 @@ def resolve_prompt(docroot: Docroot, line: str) -> str | Call:
     return _call(docroot, snapshot, entrypoint, keywords, (*args, *positional))
 
 
+def _read(docroot: Docroot, path: Path | None, missing: NotFoundError) -> str:
+    """The text of a document or member; one that vanished or cannot be served is an error, never a crash."""
+    if path is None:
+        raise missing
+    try:
+        return docroot.read_text(path)
+    except files.Gone:
+        raise missing from None
+    except files.Refused as error:
+        raise AuthoringError([Problem(path=path.relative_to(docroot.root).as_posix(), message=f"file {error}")]) from None
+
+
 def _call(docroot: Docroot, snapshot: Snapshot, entrypoint: Entrypoint, keywords: Keywords, args: tuple[str, ...]) -> Call:
     if entrypoint.problems:
         raise AuthoringError(list(entrypoint.problems))
@@ -91,14 +103,14 @@ def _call(docroot: Docroot, snapshot: Snapshot, entrypoint: Entrypoint, keywords
 def _command(snapshot: Snapshot, segments: tuple[str, ...]) -> tuple[Entrypoint, tuple[str, ...]]:
     found = snapshot.find_command(segments)
     if found is None:
-        raise _not_found(f"no command {'/'.join(segments)}", suggest.command(snapshot, segments))
+        raise _not_found(f"no command {clip('/'.join(segments))}", suggest.command(snapshot, segments))
     return found
 
 
 def _skill(snapshot: Snapshot, name: str) -> Entrypoint:
     skill = snapshot.skill(name)
     if skill is None:
-        raise _not_found(f"no skill {name}", suggest.skill(snapshot, name))
+        raise _not_found(f"no skill {clip(name)}", suggest.skill(snapshot, name))
     return skill
 
 

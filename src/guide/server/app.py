@@ -12,7 +12,7 @@ from mcp.server.request_state import RequestStateSecurity
 from mcp_types import InputRequiredResult
 
 from guide import __version__, address
-from guide.docroot.folder import Docroot
+from guide.docroot.folder import MAX_FILE_SIZE, Docroot
 from guide.errors import GuideError
 from guide.protocol import DEFAULT_CACHE_TTL, SERVER_NAME
 from guide.routes.resolve import resolve
@@ -20,7 +20,7 @@ from guide.server.auth import verifier
 from guide.server.completion import completer
 from guide.server.errors import guarded, quiet_caller_errors
 from guide.server.health import Readiness
-from guide.server.interact import serve
+from guide.server.interact import ANSWER_TIMEOUT, Service
 from guide.server.live import ListChanges
 from guide.server.provider import DocrootProvider
 from guide.server.report import FirstAnswer, report_start
@@ -60,15 +60,25 @@ def state_ttl(text: str | None) -> float:
     return ttl
 
 
-def create_server(docroot: Path, project: Path | None = None, *, watch: bool = True, cache_ttl: int = DEFAULT_CACHE_TTL) -> FastMCP:
+def create_server(
+    docroot: Path,
+    project: Path | None = None,
+    *,
+    watch: bool = True,
+    cache_ttl: int = DEFAULT_CACHE_TTL,
+    max_file_size: int = MAX_FILE_SIZE,
+    answer_timeout: float | None = ANSWER_TIMEOUT,
+) -> FastMCP:
     """A FastMCP server serving `docroot`; it re-reads files as they change while `watch` is on.
 
     `cache_ttl` (seconds, 0 for none) is the caching hint of listings and of
-    content that never asks; an entrypoint read is never cached (C7).
+    content that never asks; an entrypoint read is never cached (C7). Files
+    larger than `max_file_size` bytes are not served; a legacy read waits at
+    most `answer_timeout` seconds for each answer (None: without limit).
     """
-    root = Docroot(docroot, project)
+    root = Docroot(docroot, project, max_file_size=max_file_size)
+    service = Service(root, answer_timeout)
     changes = ListChanges(root)
-    components = DocrootProvider(root)
     quiet_caller_errors()
     readiness = Readiness(root)
     first_answer = FirstAnswer()
@@ -111,7 +121,7 @@ def create_server(docroot: Path, project: Path | None = None, *, watch: bool = T
         version=__version__,
         instructions="Guide serves commands, skills and documents as guide:// resources; guide://_help lists them.",
         lifespan=lifespan,
-        providers=[components, SkillsSource(root, components.reader)],
+        providers=[DocrootProvider(service), SkillsSource(root)],
         request_state_security=state_security(os.environ.get(STATE_KEYS_VARIABLE), os.environ.get(STATE_TTL_VARIABLE)),
         auth=verifier(os.environ),
         cache_ttl=cache_ttl or None,
@@ -124,7 +134,7 @@ def create_server(docroot: Path, project: Path | None = None, *, watch: bool = T
     @server.tool
     async def read_resource(uri: str, ctx: Context) -> str | InputRequiredResult:
         """Read a guide:// address, for clients that only call tools (same result and questions as a resource read)."""
-        return await guarded(ctx, lambda: serve(ctx, root, resolve(root, address.parse(uri))), tool=True)
+        return await guarded(ctx, lambda: service.serve(ctx, lambda: resolve(root, address.parse(uri))), tool=True)
 
     server.completion(completer(root))
     return server

@@ -1,5 +1,6 @@
 """Answer `completion/complete` for command prompt arguments and template keywords with field choices."""
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -12,33 +13,48 @@ from guide.forms.fields import Field
 from guide.forms.resolve import offered_choices
 from guide.forms.text import show
 from guide.protocol import ROUTE_PROMPT
+from guide.server.errors import one_line
+
+log = logging.getLogger("guide")
 
 
 def completer(docroot: Docroot) -> Callable[..., list[str]]:
-    """A completion handler bound to a docroot."""
+    """A completion handler bound to a docroot; FastMCP runs it in a worker thread.
+
+    Completion is a convenience: if it fails unexpectedly the client gets no
+    suggestions (the log gets one line), never the exception's text.
+    """
 
     def complete(ref: Any, argument: Any, context: Any = None) -> list[str]:
-        snapshot = docroot.snapshot()
-        if isinstance(ref, PromptReference):
-            if ref.name == ROUTE_PROMPT:
-                return _routes(snapshot.names("command"), argument.value or "")
-            entrypoint = snapshot.command(address.command_of_prompt(ref.name))
-        elif isinstance(ref, ResourceTemplateReference):
-            try:
-                target = address.parse(address.address_of_template(ref.uri))
-            except GuideError:
-                return []
-            entrypoint = snapshot.skill(target.path[0]) if target.kind == "skill" else snapshot.command("/".join(target.path))
-        else:
+        try:
+            return _complete(docroot, ref, argument)
+        except Exception as error:
+            log.error("unexpected error while completing %s: %s", getattr(argument, "name", "?"), one_line(error))
             return []
-        if entrypoint is None:
-            return []
-        located = entrypoint.forms.fields.get(argument.name)
-        if located is None:
-            return []
-        return [choice for choice in _choices(located[1], docroot.active_phase()) if choice.startswith(argument.value or "")]
 
     return complete
+
+
+def _complete(docroot: Docroot, ref: Any, argument: Any) -> list[str]:
+    snapshot = docroot.snapshot()
+    if isinstance(ref, PromptReference):
+        if ref.name == ROUTE_PROMPT:
+            return _routes(snapshot.names("command"), argument.value or "")
+        entrypoint = snapshot.command(address.command_of_prompt(ref.name))
+    elif isinstance(ref, ResourceTemplateReference):
+        try:
+            target = address.parse(address.address_of_template(ref.uri))
+        except GuideError:
+            return []
+        entrypoint = snapshot.skill(target.path[0]) if target.kind == "skill" else snapshot.command("/".join(target.path))
+    else:
+        return []
+    if entrypoint is None:
+        return []
+    located = entrypoint.forms.fields.get(argument.name)
+    if located is None:
+        return []
+    return [choice for choice in _choices(located[1], docroot.active_phase()) if choice.startswith(argument.value or "")]
 
 
 def _choices(field: Field, active_phase: str | None) -> list[str]:

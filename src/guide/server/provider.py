@@ -2,35 +2,39 @@
 
 Every `guide://` read goes to one resource class that hands the address to the
 route stage; listed resources, per-command templates and per-command prompts
-only make the docroot visible to clients that browse.
+only make the docroot visible to clients that browse. Listings are made once
+per docroot snapshot, off the event loop, and each item converted to its wire
+form once.
 """
 
 from collections.abc import Callable
 from typing import Any
 
+from anyio import to_thread
 from fastmcp.prompts import Prompt, PromptArgument
 from fastmcp.resources import Resource, ResourceContent, ResourceResult, ResourceTemplate
 from fastmcp.server.dependencies import get_context
 from fastmcp.server.providers import Provider
 from mcp_types import ReadResourceResult
-from pydantic import PrivateAttr
+from pydantic import PrivateAttr, ValidationError
 
 from guide import address
 from guide.address import Target
 from guide.docroot.caches import PerSnapshot
 from guide.docroot.entrypoints import Entrypoint
-from guide.docroot.folder import Docroot
 from guide.docroot.layout import document_type
 from guide.docroot.snapshot import Snapshot
 from guide.errors import GuideError
 from guide.forms.fields import Field
 from guide.forms.values import accepted
 from guide.protocol import MIME, ROUTE_PROMPT
-from guide.routes.resolve import Call, resolve, resolve_prompt
+from guide.routes.resolve import resolve, resolve_prompt
 from guide.server.errors import guarded
-from guide.server.interact import serve
+from guide.server.interact import Service
 
 READ_CACHE_SIZE = 1024
+CACHED_ADDRESS_LENGTH = 1024
+"""Reads of longer addresses get a fresh component each time: the cache must stay small."""
 
 
 class EntrypointText(ResourceResult):
@@ -39,6 +43,10 @@ class EntrypointText(ResourceResult):
     def to_mcp_result(self, uri: Any) -> ReadResourceResult:
         """The wire result with `ttlMs: 0`, set explicitly so the server-wide caching hint leaves it alone."""
         return super().to_mcp_result(uri).model_copy(update={"ttl_ms": 0})
+
+
+def _uncached(text: str) -> EntrypointText:
+    return EntrypointText([ResourceContent(text, mime_type=MIME)])
 
 
 def _once(wire: dict, overrides: dict[str, Any], convert: Callable[..., Any]) -> Any:
@@ -52,7 +60,9 @@ def _once(wire: dict, overrides: dict[str, Any], convert: Callable[..., Any]) ->
 class GuideResource(Resource):
     """Any `guide://` address: help, a document, a skill member or an entrypoint read."""
 
-    _docroot: Docroot = PrivateAttr()
+    _service: Service = PrivateAttr()
+    _address: str = PrivateAttr()
+    """The address as the client sent it, which `uri` may not hold (a malformed one)."""
     _wire: dict = PrivateAttr(default_factory=dict)
 
     def to_mcp_resource(self, **overrides: Any) -> Any:
@@ -61,21 +71,15 @@ class GuideResource(Resource):
 
     async def read(self) -> Any:
         """Resolve this address against the current docroot, asking for input if needed."""
-        ctx, docroot, uri = get_context(), self._docroot, str(self.uri)
-
-        async def work() -> Any:
-            found = resolve(docroot, address.parse(uri))
-            answer = await serve(ctx, docroot, found)
-            if isinstance(found, Call) and isinstance(answer, str):
-                return EntrypointText([ResourceContent(answer, mime_type=MIME)])
-            return answer
-
-        return await guarded(ctx, work)
+        ctx, service, uri = get_context(), self._service, self._address
+        find = lambda: resolve(service.docroot, address.parse(uri))  # noqa: E731 - read in a worker thread
+        return await guarded(ctx, lambda: service.serve(ctx, find, rendered=_uncached))
 
 
 class ConvertedPrompt(Prompt):
     """A prompt whose listing entry is converted once."""
 
+    _service: Service = PrivateAttr()
     _wire: dict = PrivateAttr(default_factory=dict)
 
     def to_mcp_prompt(self, **overrides: Any) -> Any:
@@ -96,34 +100,35 @@ class GuideTemplate(ResourceTemplate):
 class RoutePrompt(ConvertedPrompt):
     """The `guide` prompt: `_review --mode=branch`, `:review --mode branch` or `;review --mode=branch`."""
 
-    _docroot: Docroot = PrivateAttr()
-
     async def render(self, arguments: dict[str, Any] | None = None) -> Any:
         """Read the prompt text as a command route and resolve it."""
-        ctx, docroot, line = get_context(), self._docroot, str((arguments or {}).get("command", ""))
-        return await guarded(ctx, lambda: serve(ctx, docroot, resolve_prompt(docroot, line)))
+        ctx, service, line = get_context(), self._service, str((arguments or {}).get("command", ""))
+        return await guarded(ctx, lambda: service.serve(ctx, lambda: resolve_prompt(service.docroot, line)))
 
 
 class CommandPrompt(ConvertedPrompt):
     """A command as its own prompt; each argument is one of its form fields."""
 
-    _docroot: Docroot = PrivateAttr()
     _command: str = PrivateAttr()
 
     async def render(self, arguments: dict[str, Any] | None = None) -> Any:
         """Resolve the command with the given arguments as keywords."""
-        keywords = {name: (str(value),) for name, value in (arguments or {}).items() if value is not None}
-        target = Target("command", tuple(self._command.split("/")), keywords)
-        ctx, docroot = get_context(), self._docroot
-        return await guarded(ctx, lambda: serve(ctx, docroot, resolve(docroot, target)))
+        ctx, service = get_context(), self._service
+        return await guarded(ctx, lambda: service.serve(ctx, lambda: resolve(service.docroot, self._target(arguments or {}))))
+
+    def _target(self, arguments: dict[str, Any]) -> Target:
+        keywords = {name: (str(value),) for name, value in arguments.items() if value is not None}
+        address.check_length("".join(name + value for name, (value,) in keywords.items()), "the prompt arguments")
+        return Target("command", tuple(self._command.split("/")), keywords)
 
 
 class DocrootProvider(Provider):
     """Lists and serves the docroot's commands, skills, documents and prompts."""
 
-    def __init__(self, docroot: Docroot):
+    def __init__(self, service: Service):
         super().__init__()
-        self.docroot = docroot
+        self.service = service
+        self.docroot = service.docroot
         # Reading resolves the address anew each time, so one component per address (and MIME type) can be reused.
         self._reads: dict[tuple[str, str], GuideResource] = {}
         self._listings: PerSnapshot[list] = PerSnapshot()
@@ -133,7 +138,7 @@ class DocrootProvider(Provider):
         return []
 
     async def _list_resources(self) -> list[Resource]:
-        return self._listing("resources", self._resources)
+        return await self._listing("resources", self._resources)
 
     def _resources(self, snapshot: Snapshot) -> list[Resource]:
         listed = [self._resource(e.uri, e.name, e.description) for e in snapshot.summaries("command") + snapshot.summaries("skill")]
@@ -147,17 +152,25 @@ class DocrootProvider(Provider):
         return listed
 
     async def _get_resource(self, uri: str, version: Any = None) -> Resource | None:
+        # Every address is Guide's to answer, even a malformed one or one of another
+        # scheme: the route stage then says what is wrong, as the tool does (C3).
         uri = str(uri)
-        return self.reader(uri) if uri.startswith(address.PREFIX) else None
-
-    def reader(self, uri: str) -> GuideResource:
-        """The component that reads this address (one per address and MIME type, reused: each read resolves anew)."""
         key = (uri, self._mime(uri))
         resource = self._reads.get(key)
         if resource is None:
-            if len(self._reads) >= READ_CACHE_SIZE:
-                self._reads.pop(next(iter(self._reads)))
-            resource = self._reads[key] = self._resource(uri, uri, "", key[1])
+            resource = self._read_resource(uri, key[1])
+            if len(uri) <= CACHED_ADDRESS_LENGTH:
+                if len(self._reads) >= READ_CACHE_SIZE:
+                    self._reads.pop(next(iter(self._reads)))
+                self._reads[key] = resource
+        return resource
+
+    def _read_resource(self, uri: str, mime: str) -> GuideResource:
+        try:
+            resource = self._resource(uri if len(uri) <= address.MAX_LENGTH else address.PREFIX, "", "", mime)
+        except ValidationError:
+            resource = self._resource(address.PREFIX, "", "", mime)
+        resource._address = uri
         return resource
 
     def _mime(self, uri: str) -> str:
@@ -170,7 +183,7 @@ class DocrootProvider(Provider):
         return document_type(rel) if rel else MIME
 
     async def _list_resource_templates(self) -> list[ResourceTemplate]:
-        return self._listing("templates", self._templates)
+        return await self._listing("templates", self._templates)
 
     def _templates(self, snapshot: Snapshot) -> list[ResourceTemplate]:
         return [
@@ -180,28 +193,36 @@ class DocrootProvider(Provider):
         ]
 
     async def _list_prompts(self) -> list[Prompt]:
-        return self._listing("prompts", self._prompts)
+        return await self._listing("prompts", self._prompts)
 
     def _prompts(self, snapshot: Snapshot) -> list[Prompt]:
         commands = [self._command_prompt(c) for c in snapshot.commands() if address.prompt_name(c.name) != ROUTE_PROMPT]
         return [self._route_prompt(), *commands]
 
-    def _listing(self, kind: str, make: Callable[[Snapshot], list]) -> list:
-        """A listing made once per docroot snapshot: clients list often, the docroot changes rarely."""
-        snapshot = self.docroot.snapshot()
-        return list(self._listings.get(snapshot, kind, lambda: make(snapshot)))
+    async def _listing(self, kind: str, make: Callable[[Snapshot], list]) -> list:
+        """A listing made once per docroot snapshot (clients list often, the docroot changes rarely), off the event loop."""
+
+        def listing() -> list:
+            snapshot = self.docroot.snapshot()
+            return list(self._listings.get(snapshot, kind, lambda: make(snapshot)))
+
+        return await to_thread.run_sync(listing)
 
     async def _get_prompt(self, name: str, version: Any = None) -> Prompt | None:
         if name == ROUTE_PROMPT:
             return self._route_prompt()
+        return await to_thread.run_sync(self._find_prompt, name)
+
+    def _find_prompt(self, name: str) -> Prompt | None:
         command = self.docroot.snapshot().command(address.command_of_prompt(name))
         if command is None or address.prompt_name(command.name) != name:
             return None
         return self._command_prompt(command)
 
     def _resource(self, uri: str, name: str, description: str, mime: str = MIME) -> GuideResource:
-        resource = GuideResource(uri=uri, name=name, description=description or None, mime_type=mime)
-        resource._docroot = self.docroot
+        resource = GuideResource(uri=uri, name=name or uri, description=description or None, mime_type=mime)
+        resource._service = self.service
+        resource._address = uri
         return resource
 
     def _route_prompt(self) -> RoutePrompt:
@@ -210,7 +231,7 @@ class DocrootProvider(Provider):
             description="Run a command by route: `_name --flag=value`, `:name --flag value` or `;name --flag=value`.",
             arguments=[PromptArgument(name="command", description="The route, e.g. `_review --mode=branch`.", required=True)],
         )
-        prompt._docroot = self.docroot
+        prompt._service = self.service
         return prompt
 
     def _command_prompt(self, command: Entrypoint) -> CommandPrompt:
@@ -220,7 +241,7 @@ class DocrootProvider(Provider):
             for field in form.fields
         ]
         prompt = CommandPrompt(name=address.prompt_name(command.name), description=command.description or None, arguments=arguments)
-        prompt._docroot = self.docroot
+        prompt._service = self.service
         prompt._command = command.name
         return prompt
 

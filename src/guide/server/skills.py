@@ -2,9 +2,10 @@
 
 FastMCP's own skill providers publish each file with a fixed digest, but a
 Guide `SKILL.md` is rendered per request and may ask forms first. So this
-provider lists each usable skill as a *dynamic* entry and serves its files as
+provider lists each usable skill as a *dynamic* entry; its files,
 `skill://<name>/SKILL.md` (read exactly like `guide://$name`: its forms are
-asked) and `skill://<name>/<member>` (never asks). FastMCP 4.2 reads such
+asked) and `skill://<name>/<member>` (never asks), are read through the docroot
+provider like any other address. FastMCP 4.2 reads such
 entries through the extension's source protocol (the `_skill_*` methods below).
 A skill with an authoring error is left out of the listing and logged once per
 snapshot; the others are listed as usual.
@@ -14,7 +15,6 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from fastmcp.resources import Resource
 from fastmcp.server.providers import Provider
 from fastmcp.skills.extension import SkillsExtension
 from fastmcp.skills.models import MCPSkill
@@ -35,11 +35,9 @@ log = logging.getLogger("guide")
 class SkillsSource(Provider):
     """Lists the docroot's skills for the Skills extension and serves their `skill://` files."""
 
-    def __init__(self, docroot: Docroot, resource: Any):
+    def __init__(self, docroot: Docroot):
         super().__init__()
         self.docroot = docroot
-        self._resource = resource
-        """Makes the component that reads an address (the docroot provider's resource factory)."""
         self._entries: PerSnapshot[dict[str, MCPSkill]] = PerSnapshot(size=1)
 
     def required_extensions(self) -> Sequence[SkillsExtension]:
@@ -49,10 +47,6 @@ class SkillsSource(Provider):
     async def get_tasks(self) -> list:
         """No skill runs as a background task."""
         return []
-
-    async def _get_resource(self, uri: str, version: Any = None) -> Resource | None:
-        uri = str(uri)
-        return self._resource(uri) if uri.startswith(f"{address.SKILL_SCHEME}://") else None
 
     async def _list_skill_entries(self, context: Any) -> Sequence[MCPSkill]:
         return list(self.entries().values())

@@ -3,6 +3,7 @@
 import logging
 import sys
 from pathlib import Path
+from typing import Any
 
 from fastmcp import FastMCP
 
@@ -11,11 +12,14 @@ from guide.protocol import DEFAULT_CACHE_TTL
 from guide.server.app import create_server
 
 
-def server_for(docroot: Path, project: Path | None = None, *, cache_ttl: int = DEFAULT_CACHE_TTL) -> FastMCP:
-    """The server for a docroot a user named; a one-line GuideError if it is not a folder or a setting is wrong."""
+def server_for(docroot: Path, project: Path | None = None, *, cache_ttl: int = DEFAULT_CACHE_TTL, **limits: Any) -> FastMCP:
+    """The server for a docroot a user named; a one-line GuideError if it is not a folder or a setting is wrong.
+
+    `limits` are `create_server`'s `max_file_size` and `answer_timeout`.
+    """
     if not docroot.is_dir():
         raise GuideError(f"docroot {docroot} is not a folder")
-    return create_server(docroot, project, cache_ttl=cache_ttl)
+    return create_server(docroot, project, cache_ttl=cache_ttl, **limits)
 
 
 def configure_logging(level: str) -> None:

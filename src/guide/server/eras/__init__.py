@@ -1,7 +1,10 @@
 """The protocol eras: each drives a request to its outcome with the client's help (C7 steps 6-8).
 
-An era is a module with `drive(ctx, request)`; `for_request` picks the one a
-request speaks. A new era is a new module here and one line in `for_request`.
+An era is a module with `opening(ctx)`, the pure first step of a request (run
+off the event loop), and `drive(ctx, request, asked, answer_timeout=...)`, which
+takes a request whose first step asks for input to its end or to the result that
+asks; `for_request` picks the one a request speaks. A new era is a new module
+here and one line in `for_request`.
 """
 
 from types import ModuleType

@@ -4,7 +4,7 @@ The continuation state is Guide's JSON text; FastMCP's request-state boundary
 seals it on the way out and unseals it on the retry, before Guide reads it.
 """
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from fastmcp import Context
@@ -13,17 +13,21 @@ from mcp_types import InputRequiredResult
 from guide.errors import InputError
 from guide.forms import state
 from guide.forms.resolve import Answer, Ask, Outcome, Request
+from guide.forms.text import clip
 from guide.server.eras.questions import elicit_request
 
 
-async def drive(ctx: Context, request: Request) -> Outcome | InputRequiredResult:
-    """One round: `Render` or `Fail` when the interaction is over, else the forms to ask with the state to carry."""
-    outcome = state.resume(request, ctx.request_state, _answers(ctx.input_responses))
-    if not isinstance(outcome, Ask):
-        return outcome
+def opening(ctx: Context) -> Callable[[Request], Outcome]:
+    """This round's step: resumed from the state and answers the retry carries (a pure function, safe in any thread)."""
+    text, answers = ctx.request_state, _answers(ctx.input_responses)
+    return lambda request: state.resume(request, text, answers)
+
+
+async def drive(ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None = None) -> InputRequiredResult:
+    """The forms to ask, with the state to carry to the retry (nothing is awaited here, so there is no wait to bound)."""
     return InputRequiredResult(
-        input_requests={question.form: elicit_request(question) for question in outcome.questions},
-        request_state=state.encode(request, outcome.progress),
+        input_requests={question.form: elicit_request(question) for question in asked.questions},
+        request_state=state.encode(request, asked.progress),
     )
 
 
@@ -32,6 +36,6 @@ def _answers(responses: Mapping[str, Any] | None) -> dict[str, Answer]:
     for form_id, response in (responses or {}).items():
         action = getattr(response, "action", None)
         if action not in ("accept", "decline", "cancel"):
-            raise InputError(f"the response for {form_id} is not an elicitation result")
+            raise InputError(f"the response for {clip(str(form_id))} is not an elicitation result")
         answers[form_id] = Answer(action, getattr(response, "content", None))
     return answers

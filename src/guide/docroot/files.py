@@ -1,0 +1,104 @@
+"""Which docroot files Guide may read, and reading them safely.
+
+A docroot may come from a repository nobody reviewed. Guide serves a file only
+when it is a regular file (not a FIFO, device or socket, which could hang a read
+or never end), its real path lies inside the real docroot (a symlink may point
+elsewhere in the docroot, never out of it), and it is at most `MAX_FILE_SIZE`
+bytes (configurable). Every refusal says why in one line naming no path outside
+the docroot.
+"""
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+MAX_FILE_SIZE = 1024 * 1024
+"""The largest file Guide reads by default, in bytes: far beyond any Markdown page, small enough to hold many."""
+
+
+class Refused(Exception):
+    """A file Guide does not read; the message says why."""
+
+
+class Gone(Refused):
+    """The file disappeared since the docroot was scanned."""
+
+
+class TooLarge(Refused):
+    """The file is larger than the size cap."""
+
+
+def real_path(root: Path, rel: str) -> str:
+    """The real path of a docroot file, which must lie inside the real docroot `root`."""
+    try:
+        real = os.path.realpath(root / rel, strict=True)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise Refused("is a symlink loop") from None
+        if os.path.islink(root / rel):
+            raise Refused("is a symlink to nothing") from None
+        raise Gone("is gone") from None
+    if not real.startswith(os.path.join(root, "")):
+        raise Refused("is a symlink to a file outside the docroot")
+    return real
+
+
+def check(root: Path, rel: str, limit: int) -> None:
+    """Refuse a file found by walking the real docroot `root` (never through a folder symlink), without reading it."""
+    try:
+        status = os.lstat(root / rel)
+        if stat.S_ISLNK(status.st_mode):
+            status = os.stat(real_path(root, rel))
+    except OSError:
+        raise Gone("is gone") from None
+    _check_status(status, limit)
+
+
+def read_text(root: Path, rel: str, limit: int, encoding: str = "utf-8") -> str:
+    """The text of a docroot file, if Guide may read it; raise `Refused` (or a subclass) otherwise."""
+    return decode(read_bytes(real_path(root, rel), limit), encoding)
+
+
+def read_bytes(path: str | Path, limit: int) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes; a FIFO or device is refused, never waited on."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        raise Gone("is gone") from None
+    except OSError as error:
+        raise Refused(f"cannot be opened ({os.strerror(error.errno or 0).lower()})") from None
+    with os.fdopen(descriptor, "rb") as file:
+        status = os.fstat(file.fileno())
+        _check_status(status, limit)
+        # Sized by the file, not the cap: a read of `limit` bytes would allocate the whole cap for every small file.
+        data = file.read(status.st_size + 1)
+        if len(data) > status.st_size:  # it grew since the check
+            data += file.read(limit + 1 - len(data))
+    if len(data) > limit:
+        raise TooLarge(_too_large(len(data), limit))
+    return data
+
+
+def decode(data: bytes, encoding: str = "utf-8") -> str:
+    """Bytes as text; a file that is not text in `encoding` is refused, naming the first bad byte."""
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as error:
+        raise Refused(f"is not UTF-8 text (byte {error.start + 1} is 0x{data[error.start]:02x})") from None
+
+
+def shown(rel: str) -> str:
+    """A relative path as messages show it: bytes that are not UTF-8 become U+FFFD."""
+    return rel.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def _check_status(status: os.stat_result, limit: int) -> None:
+    if not stat.S_ISREG(status.st_mode):
+        raise Refused("is not a regular file")
+    if status.st_size > limit:
+        raise TooLarge(_too_large(status.st_size, limit))
+
+
+def _too_large(size: int, limit: int) -> str:
+    return f"is {size} bytes, over the limit of {limit} bytes for a served file"

@@ -1,0 +1,34 @@
+"""The soak and stall commands run and report figures (their targets are checked in BENCHMARKS.md, never here)."""
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", *args], cwd=REPO, capture_output=True, text=True, timeout=300)
+
+
+def test_the_soak_command_reports_an_rss_slope_and_no_unexpected_failure(tmp_path):
+    out = tmp_path / "soak.json"
+    done = _run("bench.soak", "--minutes", "0.05", "--clients", "2", "--every", "0.5", "--out", str(out))
+    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    result = json.loads(out.read_text(encoding="utf-8"))
+    assert result["outcomes"]["ok"] > 0 and "unexpected" not in result["outcomes"]
+    assert result["outcomes"]["refused"] > 0  # the mix holds requests that must fail
+    assert math.isfinite(result["slope_mb_per_minute"]) and result["rss_mb"]["end"] > 0
+    assert "slope" in done.stdout
+
+
+def test_the_stall_command_reports_ratios(tmp_path):
+    out = tmp_path / "stall.json"
+    done = _run("bench.stall", "--smoke", "--out", str(out))
+    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    result = json.loads(out.read_text(encoding="utf-8"))
+    for name in ("largest_over_none", "largest_over_normal", "normal_over_none"):
+        assert math.isfinite(result["ratios"][name]["median"]) and result["ratios"][name]["median"] > 0
+    assert result["attacker_requests"]["largest"] > 0
