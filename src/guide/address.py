@@ -93,10 +93,11 @@ def parse(uri: str) -> Target:
     Results are shared between callers (the cache): treat a `Target` as read-only.
     """
     check_length(uri, "the address")
-    parts = urlsplit(normal(uri))
-    if parts.scheme == SKILL_SCHEME:
+    normalised = normal(uri)
+    parts = urlsplit(normalised)
+    if normalised.startswith(f"{SKILL_SCHEME}://"):
         return _skill_file(parts, uri)
-    if parts.scheme != SCHEME:
+    if not normalised.startswith(PREFIX):
         raise NotFoundError(f"{clip(uri)} is not a {PREFIX} address")
     raw = parts.netloc + parts.path
     keywords, wants_help = _query(parts.query)

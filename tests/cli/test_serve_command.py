@@ -126,8 +126,15 @@ def test_a_piped_log_keeps_each_record_on_one_line():
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": {"uri": f"guide://_review?mode={value}"}},
     ))
-    command = [sys.executable, "-m", "guide", "serve"]
-    done = subprocess.run(command, input=requests, capture_output=True, text=True, timeout=TIMEOUT)
-    lines = [line for line in done.stderr.splitlines() if "Error reading resource" in line]
-    assert len(lines) == 1, done.stderr
-    assert lines[0].endswith(f"invalid keyword mode: {value} is not one of the choices; it accepts one of: uncommitted, branch, pull-request")
+    process = subprocess.Popen([sys.executable, "-m", "guide", "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process.stdin.write(requests)
+    process.stdin.flush()
+    for line in process.stdout:  # the read is answered before the input ends
+        if json.loads(line).get("id") == 2:
+            break
+    process.stdin.close()
+    stderr = process.stderr.read()
+    process.wait(timeout=TIMEOUT)
+    lines = [line for line in stderr.splitlines() if "Error reading resource" in line]
+    assert len(lines) == 1, stderr
+    assert lines[0].endswith(f"invalid keyword mode: {value[:40]}... is not one of the choices; it accepts one of: uncommitted, branch, pull-request")

@@ -21,8 +21,10 @@ from mcp import MCPError
 
 from guide import address
 from guide.docroot.config import Config
-from guide.docroot.entrypoints import Entrypoint, Source, build, partial_problems
+from guide.docroot.entrypoints import Entrypoint, Surroundings, build, partial_report
 from guide.docroot.folder import Docroot
+from guide.docroot.partials import PartialGraph
+from guide.docroot.sources import Source
 from guide.errors import GuideError
 from guide.forms import state
 from guide.forms.resolve import Answer, Ask, Fail, Render, Request, step
@@ -97,6 +99,7 @@ def _file(meta: dict, body: str = "BODY {{kwargs.a}}\n") -> str:
 
 PARTIAL = Source("_partials/p.md", _file({"elicitation": {"pp": {"message": "P", "schema": {"type": "object", "properties": {"p": {"type": "string"}}}}}}))
 CONFIG = Config(flags={"team": "core"}, phases=("plan", "build"))
+AROUND = Surroundings(partials={"p": PARTIAL}, config=CONFIG, graph=PartialGraph({"p": PARTIAL}))
 
 
 def _exercise(entrypoint: Entrypoint) -> None:
@@ -118,13 +121,14 @@ def _exercise(entrypoint: Entrypoint) -> None:
 @example(meta={"description": 10**400, "name": ["a"]}, kind="skill")
 def test_fuzz_frontmatter_never_crashes_the_declaration_code(meta, kind):
     source = Source("_commands/c.md" if kind == "command" else "_skills/c/SKILL.md", _file({**meta, "includes": meta.get("includes", ["p"])}))
-    _exercise(build(kind, "c", source, {"p": PARTIAL}, CONFIG))
-    assert all("\n" not in str(problem) for problem in partial_problems(Source("_partials/q.md", source.text), CONFIG))
+    _exercise(build(kind, "c", source, AROUND))
+    problems, notes = partial_report(Source("_partials/q.md", source.text), AROUND)
+    assert all("\n" not in str(problem) for problem in problems + notes)
 
 
 @pytest.mark.parametrize("text", ["---\na: " + "9" * 5000 + "\n---\n", "---\na: 2020-13-45\n---\n", "---\na: 2020-01-01 25:00:00\n---\n"])
 def test_frontmatter_values_python_cannot_hold_are_authoring_errors(text):
-    entrypoint = build("command", "c", Source("_commands/c.md", text), {}, CONFIG)
+    entrypoint = build("command", "c", Source("_commands/c.md", text), Surroundings(partials={}, config=CONFIG))
     assert [problem.message.split(":")[0] for problem in entrypoint.problems] == ["frontmatter holds a value that cannot be read"]
 
 

@@ -22,7 +22,7 @@ def broken(monkeypatch):
         def fail(*args, **kwargs):
             raise Leaky(f"cannot open {SECRET}")
 
-        for name in ("command", "commands", "skill", "skills", "document", "member"):
+        for name in ("command", "commands", "skill", "skills", "names", "summaries", "document", "member"):
             monkeypatch.setattr(Snapshot, name, fail)
 
     return install
