@@ -92,7 +92,7 @@ def load_mapping(yaml_text: str, first_line: int = 1) -> Mapping[str, Any]:
     loader.first_line = first_line
     try:
         node = loader.get_single_node()
-        if node is not None and _expanded_size(node) > MAX_NODES:
+        if node is not None and "*" in yaml_text and _expanded_size(node) > MAX_NODES:  # only an alias (*name) expands
             raise FrontmatterError(f"frontmatter aliases expand to more than {MAX_NODES} values; write the values out", first_line)
         data = loader.construct_document(node) if node is not None else None
     except yaml.YAMLError as error:

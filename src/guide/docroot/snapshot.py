@@ -93,12 +93,14 @@ class Snapshot:
         A command's own name is looked for first; aliases only when no name
         matches (so finding a command by name never reads every file for aliases).
         """
-        for depth, resolve in ((self.name_depth, self._by_name), (self.alias_depth, self.aliases.get)):
-            for length in range(min(len(segments), depth), 0, -1):
-                name = resolve("/".join(segments[:length]))
-                command = self.command(name) if name is not None else None
-                if command is not None:
-                    return command, segments[length:]
+        return self._longest(segments, self.name_depth, self._by_name) or self._longest(segments, self.alias_depth, self.aliases.get)
+
+    def _longest(self, segments: tuple[str, ...], depth: int, name_of: Callable[[str], str | None]) -> tuple[Entrypoint, tuple[str, ...]] | None:
+        for length in range(min(len(segments), depth), 0, -1):
+            name = name_of("/".join(segments[:length]))
+            command = self.command(name) if name is not None else None
+            if command is not None:
+                return command, segments[length:]
         return None
 
     def commands(self) -> list[Entrypoint]:
