@@ -209,3 +209,15 @@ def test_check_counts_text_json_and_yaml_documents_as_served(tmp_path, capsys):
     status, out = check(capsys, docroot, "--format", "json")
     assert status == 0
     assert json.loads(out.out)["summary"]["documents"] == 4
+
+
+def test_files_left_out_on_purpose_are_notes(tmp_path, capsys):
+    outside = tmp_path / "secret.txt"
+    outside.write_text("secret")
+    root = tmp_path / "docroot"
+    (root / "lang").mkdir(parents=True)
+    (root / "lang" / "leak.md").symlink_to(outside)
+    assert main(["check", str(root)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "note: lang/leak.md: file is a symlink to a file outside the docroot; it is not served"
+    assert main(["check", str(root), "--strict"]) == 1

@@ -44,8 +44,11 @@ def real_path(root: Path, rel: str) -> str:
     return real
 
 
-def check(root: Path, rel: str, limit: int) -> None:
-    """Refuse a file found by walking the real docroot `root` (never through a folder symlink), without reading it."""
+def check(root: Path, rel: str, limit: int) -> os.stat_result:
+    """Refuse a file found by walking the real docroot `root` (never through a folder symlink), without reading it.
+
+    Returns the status of the file (of its target, for a symlink).
+    """
     try:
         status = os.lstat(root / rel)
         if stat.S_ISLNK(status.st_mode):
@@ -53,6 +56,7 @@ def check(root: Path, rel: str, limit: int) -> None:
     except OSError:
         raise Gone("is gone") from None
     _check_status(status, limit)
+    return status
 
 
 def read_text(root: Path, rel: str, limit: int, encoding: str = "utf-8") -> str:

@@ -107,17 +107,18 @@ class Docroot:
         config, config_problems = read_config(self.root, self.max_file_size)
         layout = scan(self.root, self.max_file_size)
         templates = [*layout.commands.values(), *layout.skills.values(), *layout.partials.values()]
-        sources = {rel: self._read(rel) for rel in templates}
+        sources = {rel: self._read(rel, stamp=layout.stamps.get(rel)) for rel in templates}
         self._files = {rel: self._files[rel] for rel in sources if rel in self._files}
         return Snapshot(self.root, config, layout, sources, tuple(config_problems))
 
-    def _read(self, rel: str, force: bool = False) -> Source:
-        path = self.root / rel
-        try:
-            stat = path.stat()
-        except OSError:
-            return Source.unread(rel, "file is gone")  # since the scan: the watcher reports it and the next view drops it
-        stamp = (stat.st_mtime_ns, stat.st_size)
+    def _read(self, rel: str, force: bool = False, stamp: tuple[int, int] | None = None) -> Source:
+        """The source of one template file, reused while its stamp is unchanged (`stamp`: as the scan just found it)."""
+        if stamp is None:
+            try:
+                status = (self.root / rel).stat()
+            except OSError:
+                return Source.unread(rel, "file is gone")  # since the scan: the watcher reports it and the next view drops it
+            stamp = (status.st_mtime_ns, status.st_size)
         cached = self._files.get(rel)
         if cached and cached[0] == stamp and not force:
             return cached[1]

@@ -30,6 +30,8 @@ class Layout:
     problems: list[Problem] = field(default_factory=list)
     notes: list[Problem] = field(default_factory=list)
     """Files left out on purpose (symlinks out of the docroot, special files, names that are not UTF-8): not errors."""
+    stamps: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
+    """Each served file's (mtime_ns, size) as the scan found it."""
 
 
 def is_skill_name(name: str) -> bool:
@@ -80,13 +82,14 @@ def _readable_name(layout: Layout, parts: tuple[str, ...], name: str) -> bool:
 
 def _admits(layout: Layout, docroot: Path, rel: str, limit: int) -> bool:
     try:
-        files.check(docroot, rel, limit)
+        status = files.check(docroot, rel, limit)
     except files.TooLarge as error:
         layout.problems.append(Problem(path=rel, message=f"file {error}; it is not served"))
         return False
     except files.Refused as error:
         layout.notes.append(Problem(path=rel, message=f"file {error}; it is not served"))
         return False
+    layout.stamps[rel] = (status.st_mtime_ns, status.st_size)
     return True
 
 

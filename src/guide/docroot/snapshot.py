@@ -182,7 +182,8 @@ class Snapshot:
 
     def _report(self) -> tuple[list[Problem], list[Problem]]:
         commands = {name: self.sources[rel] for name, rel in self.layout.commands.items()}
-        problems, notes = list(self.config_problems) + list(self.layout.problems) + entrypoints.alias_problems(commands), []
+        problems = list(self.config_problems) + list(self.layout.problems) + entrypoints.alias_problems(commands)
+        notes = list(self.layout.notes)
         for source in self.partials.values():
             partial_problems, partial_notes = entrypoints.partial_report(source, self.surroundings)
             problems += partial_problems
