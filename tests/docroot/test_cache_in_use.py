@@ -40,7 +40,7 @@ def test_guide_check_leaves_a_cache_the_next_process_uses_without_parsing(tmp_pa
     monkeypatch.setenv("GUIDE_CACHE_DIR", str(folder))
     root = write(tmp_path / "docroot", FILES)
     assert main(["check", str(root)]) == 0
-    docroot = Docroot(root)  # reads GUIDE_CACHE_DIR, as the next `guide check` or `guide serve` would
+    docroot = fresh(root, folder / "frontmatter")  # where GUIDE_CACHE_DIR puts it, as the next `guide check` or `guide serve` reads it
     assert lint(docroot.snapshot()).problems == []
     assert (docroot.cache.parsed, docroot.cache.reused) == (0, len(FILES))
 
@@ -88,7 +88,7 @@ def test_two_servers_starting_at_once_on_one_docroot_both_serve(tmp_path, monkey
         return await asyncio.gather(read_once(), read_once())
 
     assert asyncio.run(both()) == ["R quick\n", "R quick\n"]
-    docroot = Docroot(root)
+    docroot = fresh(root, tmp_path / "cache" / "frontmatter")
     lint(docroot.snapshot())
     assert docroot.cache.reused == len(FILES)  # the cache either process left is whole and usable
 
@@ -135,3 +135,14 @@ def test_a_corrupt_kept_report_is_checked_again(tmp_path, monkeypatch, capsys):
     capsys.readouterr()
     assert main(["check", str(root)]) == 0
     assert capsys.readouterr().out.startswith("ok")
+
+
+def test_a_server_answering_one_question_parses_what_it_needs_and_leaves_the_cache_unread(tmp_path):
+    folder = tmp_path / "cache"
+    root = write(tmp_path / "docroot", FILES)
+    first = fresh(root, folder)
+    lint(first.snapshot())
+    first.remember_parses()
+    docroot = Docroot(root, cache=ParseCache(root, folder, load_after=10))
+    assert docroot.snapshot().command("notes").description == "Notes."
+    assert (docroot.cache.parsed, docroot.cache.reused) == (1, 0)  # one file parsed, the stored parses never loaded

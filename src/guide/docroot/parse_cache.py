@@ -38,6 +38,8 @@ CACHE_DIR_VARIABLE = "GUIDE_CACHE_DIR"
 NO_CACHE_VARIABLE = "GUIDE_NO_CACHE"
 SUBFOLDER = "frontmatter"
 FORMAT = 1
+LOAD_AFTER = 64
+"""Files a docroot parses directly before loading its stored parses (see `ParseCache`)."""
 NODES_PER_CHAR = 2  # encoding may visit at most this many values per character of YAML (alias expansion bound)
 Stamp = tuple[int, int]  # (st_mtime_ns, st_size), as the docroot records them
 
@@ -74,8 +76,15 @@ def text_digest(text: str) -> str:
 class ParseCache:
     """Parsed frontmatter of one docroot's files, loaded from one cache file and saved back to it."""
 
-    def __init__(self, root: Path, folder: Path | None):
+    def __init__(self, root: Path, folder: Path | None, *, load_after: int = 0):
+        """`load_after`: how many files are parsed directly before the stored parses are loaded.
+
+        Loading the cache of a large docroot costs as much as parsing a few hundred
+        files, so a server answering one question parses the few files it needs;
+        a listing or a check, which needs them all, loads it.
+        """
         self.root = Path(root).resolve()
+        self.load_after = load_after
         self.path = None if folder is None else folder / f"{hashlib.sha256(str(self.root).encode()).hexdigest()[:32]}.json"
         self.parsed = 0  # files parsed by this cache object (misses)
         self.reused = 0  # files whose cached parse was used (hits)
@@ -83,6 +92,7 @@ class ParseCache:
         self._loaded: dict[str, list] | None = None  # rel -> [mtime_ns, size, digest, record], as stored; read on first use
         self._fresh: dict[str, tuple[Stamp, str, str, Parsed | FrontmatterError]] = {}  # parsed since the last save
         self._dirty = False
+        self._damaged: set[str] = set()  # files whose stored entry could not be read back
         self._lock = threading.RLock()  # snapshots may be built on worker threads while a save runs (re-entered on first load)
 
     @property
@@ -101,7 +111,7 @@ class ParseCache:
     @classmethod
     def for_docroot(cls, root: Path) -> "ParseCache":
         """The cache of a docroot in the configured folder (a cache that stores nothing when turned off)."""
-        return cls(root, cache_folder())
+        return cls(root, cache_folder(), load_after=LOAD_AFTER)
 
     def parse(self, rel: str, stamp: Stamp, text: str) -> Parsed | FrontmatterError:
         """What `split` makes of `text` (file `rel` now, with `stamp`): reused from the cache when it still fits."""
@@ -119,6 +129,9 @@ class ParseCache:
         """The cached parse of `text` (file `rel` now, with `stamp`), if the cache holds one that still fits."""
         if self.path is None:
             return None
+        if self._loaded is None and self.load_after > 0:
+            self.load_after -= 1
+            return None
         found = self._lookup(rel, stamp, text_digest(text), text)
         if found is not None:
             self.reused += 1
@@ -130,7 +143,6 @@ class ParseCache:
         if self.path is not None:
             with self._lock:
                 self._fresh[rel] = (stamp, text_digest(text), text, result)
-                self._dirty = True
 
     def save(self, keep: Collection[str] | None = None) -> None:
         """Write the cache file if anything changed; with `keep`, entries of other files are dropped.
@@ -142,7 +154,12 @@ class ParseCache:
                 return
             fresh, self._fresh = self._fresh, {}
             dirty, self._dirty = self._dirty, False
+        stored = self._entries
+        # A file parsed again though the stored parse still fits it (the first few files of a server) changes nothing.
+        fresh = {rel: item for rel, item in fresh.items() if rel in self._damaged or stored.get(rel, [None] * 3)[:3] != [*item[0], item[1]]}
+        self._damaged.clear()
         records = {rel: (stamp, digest, _record(result, text)) for rel, (stamp, digest, text, result) in fresh.items()}
+        dirty = dirty or bool(records)
         with self._lock:
             entries = dict(self._entries)  # replaced, never changed in place: lookups and the writer below read it freely
             for rel, (stamp, digest, record) in records.items():
@@ -171,7 +188,7 @@ class ParseCache:
                 return None
             return _restore(record, text)
         except (ValueError, TypeError, IndexError):
-            self._dirty = True  # a damaged entry: parsed again, and replaced at the next save
+            self._damaged.add(rel)  # parsed again, and replaced at the next save
             return None
 
     def _load(self) -> dict[str, list]:

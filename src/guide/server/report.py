@@ -2,7 +2,10 @@
 
 import asyncio
 import logging
+import threading
+from collections.abc import Callable
 from contextlib import suppress
+from typing import TypeVar
 
 from fastmcp.server.middleware import Middleware
 
@@ -10,6 +13,7 @@ from guide.docroot.folder import Docroot
 from guide.server.errors import one_line
 
 log = logging.getLogger("guide")
+T = TypeVar("T")
 
 
 def start_line(docroot: Docroot) -> str:
@@ -23,12 +27,40 @@ def start_line(docroot: Docroot) -> str:
 
 
 async def report_start(docroot: Docroot) -> None:
-    """Log the start line once the docroot has been checked, off the event loop, then keep what was parsed."""
+    """Log the start line once the docroot has been checked, then keep what was parsed.
+
+    The check runs in a daemon thread: a server that stops (a client that asked one
+    question and left) does not wait for a check nobody will read. The cache file
+    is replaced atomically, so a save cut short leaves the old one.
+    """
     try:
-        log.info(await asyncio.to_thread(start_line, docroot))
-        await asyncio.to_thread(docroot.remember_parses)
+        log.info(await _in_daemon_thread(lambda: start_line(docroot)))
+        await _in_daemon_thread(docroot.remember_parses)
     except Exception as error:  # a start report must never stop the server
         log.warning("could not check %s at start: %s", docroot.root, one_line(error))
+
+
+async def _in_daemon_thread(work: Callable[[], T]) -> T:
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[T] = loop.create_future()
+
+    def settle(outcome: Callable[[], None]) -> None:
+        if not done.done():
+            outcome()
+
+    def run() -> None:
+        try:
+            result = work()
+        except BaseException as error:  # handed to the awaiting task, whatever it is
+            failed = error
+            with suppress(RuntimeError):  # the loop closed meanwhile: nobody waits any more
+                loop.call_soon_threadsafe(settle, lambda: done.set_exception(failed))
+        else:
+            with suppress(RuntimeError):
+                loop.call_soon_threadsafe(settle, lambda: done.set_result(result))
+
+    threading.Thread(target=run, name="guide-start-check", daemon=True).start()
+    return await done
 
 
 def _tables(layout):
