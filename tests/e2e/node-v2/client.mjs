@@ -14,34 +14,15 @@
 //
 // Usage: node client.mjs --python PY --docroot DIR [--uri guide://_review] [--plan '{"mode":"branch"}'] [--cwd DIR]
 
-import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { answerFromPlan, readOptions, serverCommand, watchMessages } from "../client_common.mjs";
 
 const PROTOCOL = "2026-07-28";
 
-const { values: options } = parseArgs({
-  options: {
-    python: { type: "string", default: process.env.GUIDE_PYTHON },
-    docroot: { type: "string" },
-    uri: { type: "string", default: "guide://_review" },
-    plan: { type: "string", default: "{}" },
-    cwd: { type: "string", default: process.cwd() },
-  },
-});
-if (!options.python || !options.docroot) {
-  console.error("usage: node client.mjs --python PY --docroot DIR [--uri URI] [--plan JSON] [--cwd DIR]");
-  process.exit(2);
-}
-const plan = JSON.parse(options.plan);
-
-const transport = new StdioClientTransport({
-  command: options.python,
-  args: ["-m", "guide", "serve", "--docroot", options.docroot],
-  env: { ...process.env },
-  cwd: options.cwd,
-  stderr: "inherit",
-});
+const options = readOptions();
+const { plan } = options;
+const transport = new StdioClientTransport(serverCommand(options));
 const client = new Client(
   { name: "guide-e2e-typescript-v2", version: "0.0.0" },
   { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: PROTOCOL } } },
@@ -51,33 +32,22 @@ const asked = [];
 client.setRequestHandler("elicitation/create", async (request) => {
   const schema = request.params.requestedSchema;
   asked.push({ message: request.params.message, schema });
-  const field = Object.keys(schema.properties ?? {})[0];
-  if (field === undefined || !(field in plan)) {
-    return { action: "decline" };
-  }
-  return { action: "accept", content: { [field]: plan[field] } };
+  return answerFromPlan(plan, schema);
 });
 
-// Watch the raw JSON-RPC messages of the session (the SDK installs its own `onmessage` just
-// before `start`): each `input_required` result's requested schemas as they arrived, and any
-// server-to-client `elicitation/create` request (the handshake era's way, not expected here).
+// Each `input_required` result's requested schemas as they arrived, and any server-to-client
+// `elicitation/create` request (the handshake era's way, not expected here).
 const rounds = [];
 let elicitationRequests = 0;
-const start = transport.start.bind(transport);
-transport.start = async () => {
-  const deliver = transport.onmessage;
-  transport.onmessage = (message, ...rest) => {
-    if (message?.method === "elicitation/create") {
-      elicitationRequests += 1;
-    }
-    const requests = message?.result?.inputRequests;
-    if (requests && typeof requests === "object") {
-      rounds.push(Object.fromEntries(Object.entries(requests).map(([id, request]) => [id, structuredClone(request?.params?.requestedSchema ?? null)])));
-    }
-    return deliver(message, ...rest);
-  };
-  return start();
-};
+watchMessages(transport, (message) => {
+  if (message?.method === "elicitation/create") {
+    elicitationRequests += 1;
+  }
+  const requests = message?.result?.inputRequests;
+  if (requests && typeof requests === "object") {
+    rounds.push(Object.fromEntries(Object.entries(requests).map(([id, request]) => [id, structuredClone(request?.params?.requestedSchema ?? null)])));
+  }
+});
 
 let status = 0;
 const report = () => ({ asked, rounds, elicitationRequests, protocolVersion: client.getNegotiatedProtocolVersion() ?? null, server: client.getServerVersion() ?? null });

@@ -10,33 +10,14 @@
 // Usage: node client.mjs --python PY --docroot DIR [--uri guide://_review] [--plan '{"mode":"branch"}'] [--cwd DIR]
 // PY may instead come from the GUIDE_PYTHON environment variable.
 
-import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { answerFromPlan, readOptions, serverCommand, watchMessages } from "../client_common.mjs";
 
-const { values: options } = parseArgs({
-  options: {
-    python: { type: "string", default: process.env.GUIDE_PYTHON },
-    docroot: { type: "string" },
-    uri: { type: "string", default: "guide://_review" },
-    plan: { type: "string", default: "{}" },
-    cwd: { type: "string", default: process.cwd() },
-  },
-});
-if (!options.python || !options.docroot) {
-  console.error("usage: node client.mjs --python PY --docroot DIR [--uri URI] [--plan JSON] [--cwd DIR]");
-  process.exit(2);
-}
-const plan = JSON.parse(options.plan);
-
-const transport = new StdioClientTransport({
-  command: options.python,
-  args: ["-m", "guide", "serve", "--docroot", options.docroot],
-  env: { ...process.env },
-  cwd: options.cwd,
-  stderr: "inherit",
-});
+const options = readOptions();
+const { plan } = options;
+const transport = new StdioClientTransport(serverCommand(options));
 const client = new Client({ name: "guide-e2e-typescript", version: "0.0.0" }, { capabilities: { elicitation: { form: {} } } });
 
 const asked = [];
@@ -44,29 +25,18 @@ const wire = new Map(); // JSON-RPC id -> params.requestedSchema as received
 client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
   const schema = request.params.requestedSchema;
   asked.push({ message: request.params.message, schema, wireSchema: wire.get(extra.requestId) ?? null });
-  const field = Object.keys(schema.properties ?? {})[0];
-  if (field === undefined || !(field in plan)) {
-    return { action: "decline" };
-  }
-  return { action: "accept", content: { [field]: plan[field] } };
+  return answerFromPlan(plan, schema);
 });
 
-// Watch the raw JSON-RPC messages (the SDK installs its own `onmessage` just before `start`):
-// keep each elicitation request's schema before the SDK parses it, and the negotiated version.
+// Keep each elicitation request's schema before the SDK parses it, and the negotiated version.
 let protocolVersion = null;
-const start = transport.start.bind(transport);
-transport.start = async () => {
-  const deliver = transport.onmessage;
-  transport.onmessage = (message, ...rest) => {
-    if (message?.method === "elicitation/create") {
-      wire.set(message.id, structuredClone(message.params?.requestedSchema ?? null));
-    } else if (typeof message?.result?.protocolVersion === "string" && protocolVersion === null) {
-      protocolVersion = message.result.protocolVersion;
-    }
-    return deliver(message, ...rest);
-  };
-  return start();
-};
+watchMessages(transport, (message) => {
+  if (message?.method === "elicitation/create") {
+    wire.set(message.id, structuredClone(message.params?.requestedSchema ?? null));
+  } else if (typeof message?.result?.protocolVersion === "string" && protocolVersion === null) {
+    protocolVersion = message.result.protocolVersion;
+  }
+});
 
 let status = 0;
 try {
