@@ -44,13 +44,14 @@ def real_path(root: Path, rel: str) -> str:
     return real
 
 
-def check(root: Path, rel: str, limit: int) -> os.stat_result:
+def check(root: Path, rel: str, limit: int, entry: os.DirEntry | None = None) -> os.stat_result:
     """Refuse a file found by walking the real docroot `root` (never through a folder symlink), without reading it.
 
+    `entry` is the file's entry in its folder's listing, when the caller has it.
     Returns the status of the file (of its target, for a symlink).
     """
     try:
-        status = os.lstat(root / rel)
+        status = entry.stat(follow_symlinks=False) if entry is not None else os.lstat(root / rel)
         if stat.S_ISLNK(status.st_mode):
             status = os.stat(real_path(root, rel))
     except OSError:
