@@ -1,7 +1,5 @@
 """Run the `guide` command line as `python -m guide`."""
 
-import sys
+from guide.cli import run
 
-from guide.cli import main
-
-sys.exit(main())
+run()
