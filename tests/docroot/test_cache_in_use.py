@@ -13,6 +13,7 @@ from guide.docroot import report_cache
 from guide.docroot.folder import Docroot
 from guide.docroot.lint import lint
 from guide.docroot.parse_cache import ParseCache
+from guide.server.report import start_line
 
 FILES = {
     "_commands/review.md": "---\ndescription: Review.\nelicitation:\n  f:\n    message: M.\n    schema: {type: object, properties: {mode: {type: string}}}\n---\nR {{kwargs.mode}}\n",
@@ -82,6 +83,7 @@ def test_two_servers_starting_at_once_on_one_docroot_both_serve(tmp_path, monkey
         args = ["-m", "guide", "serve", "--docroot", str(root)]
         transport = StdioTransport(command=sys.executable, args=args, env=env, cwd=str(tmp_path))
         async with Client(transport) as client:
+            await client.list_resource_templates()  # builds every entrypoint: each server parses every file
             return (await client.read_resource("guide://_review?mode=quick"))[0].text
 
     async def both() -> list[str]:
@@ -101,6 +103,16 @@ def test_an_unchanged_docroot_is_checked_from_the_kept_report(tmp_path, monkeypa
     monkeypatch.setattr(report_cache, "lint", lambda snapshot: pytest.fail("the docroot was linted again"))
     assert main(["check", str(root)]) == 1
     assert capsys.readouterr().out == first
+
+
+def test_a_starting_server_and_guide_check_share_the_kept_report(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("GUIDE_CACHE_DIR", str(tmp_path / "cache"))
+    root = write(tmp_path / "docroot", {**FILES, "_commands/typo.md": "---\nelicitaton: {}\n---\nx\n"})
+    assert start_line(Docroot(root)).endswith("1 authoring error (`guide check %s` lists them)" % root)
+    monkeypatch.setattr(report_cache, "lint", lambda snapshot: pytest.fail("the docroot was linted again"))
+    assert main(["check", str(root)]) == 1  # the report the server's start check kept
+    assert "elicitaton" in capsys.readouterr().out
+    assert "1 authoring error" in start_line(Docroot(root))  # and a restarted server reads it too
 
 
 @pytest.mark.parametrize(
@@ -146,3 +158,12 @@ def test_a_server_answering_one_question_parses_what_it_needs_and_leaves_the_cac
     docroot = Docroot(root, cache=ParseCache(root, folder, load_after=10))
     assert docroot.snapshot().command("notes").description == "Notes."
     assert (docroot.cache.parsed, docroot.cache.reused) == (1, 0)  # one file parsed, the stored parses never loaded
+
+
+def test_a_render_parses_only_the_partials_it_includes(tmp_path):
+    root = write(tmp_path / "docroot", {**FILES, "_partials/unused.md": "---\ndescription: Unused.\n---\nU\n"})
+    docroot = Docroot(root, cache=ParseCache(root, tmp_path / "cache", load_after=10))
+    bodies = docroot.snapshot().partial_bodies
+    assert bodies["footer"] == "F\n"
+    assert docroot.cache.parsed == 1
+    assert sorted(bodies) == ["footer", "unused"]

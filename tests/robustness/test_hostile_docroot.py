@@ -138,6 +138,25 @@ def test_a_file_swapped_for_a_fifo_after_the_scan_is_refused_not_waited_on(root)
     assert snapshot.layout.documents["lang/python"] == "lang/python.md"
 
 
+@pytest.mark.parametrize("swap", ["file", "folder"])
+def test_a_command_swapped_for_a_symlink_out_after_the_scan_is_not_read(root, outside, swap):
+    docroot = Docroot(root)
+    snapshot = docroot.snapshot()
+    if swap == "file":
+        (root / "_commands/plain.md").unlink()
+        symlink(root / "_commands/plain.md", outside / "cmd.md")
+    else:
+        write(outside / "nested/deep.md", "---\ndescription: from outside\n---\n" + SECRET)
+        for path in sorted((root / "_commands/nested").rglob("*"), reverse=True):
+            path.unlink()
+        (root / "_commands/nested").rmdir()
+        symlink(root / "_commands/nested", outside / "nested")
+    name = "plain" if swap == "file" else "nested/deep"
+    with pytest.raises(AuthoringError, match=r"file is a symlink to a file outside the docroot$"):
+        resolve(docroot, address.parse(f"guide://_{name}"))
+    assert SECRET not in repr(snapshot.command(name))
+
+
 def test_files_over_the_size_cap_are_problems_and_not_served(root):
     write(root / "lang/big.md", "x" * 2000)
     write(root / "_commands/big.md", "y" * 2000)

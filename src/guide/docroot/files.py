@@ -12,6 +12,9 @@ import errno
 import os
 import stat
 from pathlib import Path
+from typing import cast
+
+Identity = tuple[int, int]  # (st_dev, st_ino)
 
 MAX_FILE_SIZE = 1024 * 1024
 """The largest file Guide reads by default, in bytes: far beyond any Markdown page, small enough to hold many."""
@@ -60,21 +63,44 @@ def check(root: Path, rel: str, limit: int, entry: os.DirEntry | None = None) ->
     return status
 
 
-def read_text(root: Path, rel: str, limit: int, encoding: str = "utf-8") -> str:
-    """The text of a docroot file, if Guide may read it; raise `Refused` (or a subclass) otherwise."""
+def read_text(root: Path, rel: str, limit: int, encoding: str = "utf-8", identity: Identity | None = None) -> str:
+    """The text of a docroot file, if Guide may read it; raise `Refused` (or a subclass) otherwise.
+
+    `identity` is the file's (device, inode) as a walk of the real docroot found it
+    (not through any symlink): while the same file is still at that path, its path
+    need not be resolved again to prove it lies inside the docroot.
+    """
+    if identity is not None:
+        data = _read(root / rel, limit, identity)
+        if data is not None:
+            return decode(data, encoding)
     return decode(read_bytes(real_path(root, rel), limit), encoding)
 
 
 def read_bytes(path: str | Path, limit: int) -> bytes:
     """The bytes of a regular file of at most `limit` bytes; a FIFO or device is refused, never waited on."""
+    return cast(bytes, _read(path, limit, None))  # None comes only with an expected identity
+
+
+def identity(status: os.stat_result) -> Identity:
+    """What tells one file from every other on this machine: its device and inode."""
+    return (status.st_dev, status.st_ino)
+
+
+def _read(path: str | Path, limit: int, expected: Identity | None) -> bytes | None:
+    """The bytes of a regular file (None when `expected` is given and the file at `path` is another one)."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0))
     except FileNotFoundError:
         raise Gone("is gone") from None
     except OSError as error:
+        if expected is not None:
+            return None  # a symlink now, perhaps: the caller resolves the path and tries again
         raise Refused(f"cannot be opened ({os.strerror(error.errno or 0).lower()})") from None
     with os.fdopen(descriptor, "rb") as file:
         status = os.fstat(file.fileno())
+        if expected is not None and identity(status) != expected:
+            return None
         _check_status(status, limit)
         # Sized by the file, not the cap: a read of `limit` bytes would allocate the whole cap for every small file.
         data = file.read(status.st_size + 1)

@@ -107,12 +107,12 @@ class Docroot:
         config, config_problems = read_config(self.root, self.max_file_size)
         layout = scan(self.root, self.max_file_size)
         templates = [*layout.commands.values(), *layout.skills.values(), *layout.partials.values()]
-        sources = {rel: self._read(rel, stamp=layout.stamps.get(rel)) for rel in templates}
+        sources = {rel: self._read(rel, stamp=layout.stamps.get(rel), identity=layout.identities.get(rel)) for rel in templates}
         self._files = {rel: self._files[rel] for rel in sources if rel in self._files}
         return Snapshot(self.root, config, layout, sources, tuple(config_problems))
 
-    def _read(self, rel: str, force: bool = False, stamp: tuple[int, int] | None = None) -> Source:
-        """The source of one template file, reused while its stamp is unchanged (`stamp`: as the scan just found it)."""
+    def _read(self, rel: str, force: bool = False, stamp: tuple[int, int] | None = None, identity: files.Identity | None = None) -> Source:
+        """The source of one template file, reused while its stamp is unchanged (`stamp`, `identity`: as the scan just found them)."""
         if stamp is None:
             try:
                 status = (self.root / rel).stat()
@@ -122,13 +122,13 @@ class Docroot:
         cached = self._files.get(rel)
         if cached and cached[0] == stamp and not force:
             return cached[1]
-        source = Source(rel, stamp=stamp, cache=self.cache, load=self._loader(rel))
+        source = Source(rel, stamp=stamp, cache=self.cache, load=self._loader(rel, identity))
         self._files[rel] = (stamp, source)
         return source
 
-    def _loader(self, rel: str) -> Callable[[], str]:
+    def _loader(self, rel: str, identity: files.Identity | None) -> Callable[[], str]:
         """Reads one template file when its text is first needed (`files.Refused` says why it cannot be)."""
-        return lambda: files.read_text(self.root, rel, self.max_file_size, encoding="utf-8-sig")
+        return lambda: files.read_text(self.root, rel, self.max_file_size, encoding="utf-8-sig", identity=identity)
 
 
 def _relative(root: Path, path: Path) -> str | None:

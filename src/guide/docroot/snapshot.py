@@ -35,6 +35,31 @@ class Summary:
     description: str
 
 
+class PartialBodies(Mapping[str, str]):
+    """The bodies partials contribute to rendering, read on first use: a render parses only the partials it includes."""
+
+    def __init__(self, partials: Mapping[str, Source], config: Config):
+        self._partials = partials
+        self._config = config
+        self._bodies: dict[str, str | None] = {}
+
+    def __getitem__(self, name: str) -> str:
+        if name not in self._bodies:
+            parsed = self._partials[name].parsed
+            applies = not isinstance(parsed, FrontmatterError) and self._config.allows(parsed.meta)
+            self._bodies[name] = parsed.body if applies else None
+        body = self._bodies[name]
+        if body is None:
+            raise KeyError(name)
+        return body
+
+    def __iter__(self) -> Iterator[str]:
+        return (name for name in self._partials if name in self)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
 class EntrypointTable:
     """Entrypoints and whole listings of one snapshot, each built once on first use."""
 
@@ -154,13 +179,9 @@ class Snapshot:
         return Surroundings(partials=self.partials, config=self.config, config_ok=not self.config_problems, graph=PartialGraph(self.partials))
 
     @cached_property
-    def partial_bodies(self) -> dict[str, str]:
-        """The body of each partial whose `requires-*` hold, for `{{>name}}` (C9)."""
-        bodies = {}
-        for name, source in self.partials.items():
-            if not isinstance(source.parsed, FrontmatterError) and self.config.allows(source.parsed.meta):
-                bodies[name] = source.parsed.body
-        return bodies
+    def partial_bodies(self) -> Mapping[str, str]:
+        """The body of each partial whose `requires-*` hold, for `{{>name}}` (C9); a partial is parsed when first included."""
+        return PartialBodies(self.partials, self.config)
 
     def member(self, skill: str, member: str) -> Path | None:
         """The file of a skill member, if the skill applies and has it."""

@@ -10,6 +10,7 @@ from typing import TypeVar
 from fastmcp.server.middleware import Middleware
 
 from guide.docroot.folder import Docroot
+from guide.docroot.report_cache import checked
 from guide.server.errors import one_line
 
 log = logging.getLogger("guide")
@@ -17,11 +18,15 @@ T = TypeVar("T")
 
 
 def start_line(docroot: Docroot) -> str:
-    """One line naming the docroot, what it holds and how many authoring errors it has."""
+    """One line naming the docroot, what it holds and how many authoring errors it has.
+
+    The count comes from `guide check`'s kept report when nothing changed since it
+    was made (a restart reads the files but declares no form), and is kept for it.
+    """
     snapshot = docroot.snapshot()
     layout = snapshot.layout
     counts = ", ".join(_count(len(table), kind) for kind, table in _tables(layout))
-    errors = len(snapshot.problems())
+    errors = len(checked(snapshot).problems)
     verdict = f"{_count(errors, 'authoring error')} (`guide check {docroot.root}` lists them)" if errors else "no authoring errors"
     return f"serving {docroot.root}: {counts}; {verdict}"
 
