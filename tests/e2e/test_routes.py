@@ -161,6 +161,14 @@ async def test_per_command_prompt_failures_are_errors(server, connect, mode):
 # --- the read_resource tool -------------------------------------------------------------------
 
 
+async def test_the_tool_is_listed_with_what_it_does_and_its_one_argument(server, connect, elicitor):
+    async with connect(server, elicitor) as client:
+        [tool] = await client.list_tools()
+    assert tool.name == "read_resource"
+    assert tool.description.startswith("Read a guide:// address, for clients that only call tools")
+    assert tool.input_schema["required"] == ["uri"]
+
+
 @pytest.mark.parametrize(
     "uri",
     ["guide://_review?mode=branch&reference=feature%2Fx", "guide://_help", "guide://_help/review", "guide://docs/style", "guide://$triage/notes.md"],

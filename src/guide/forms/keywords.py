@@ -13,7 +13,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import re2
-import regex
 
 from guide.forms.text import clip, quoted, show
 
@@ -80,20 +79,26 @@ class _BudgetedPattern:
 
 
 def compile_pattern(pattern: str) -> Any:
-    """Compile a `pattern`: with RE2 (linear time) if it can, else with `regex` under a time budget per match."""
+    """Compile a `pattern`: with RE2 (linear time) if it can, else with `regex` under a time budget per match.
+
+    Raises `DeclarationError` when neither engine accepts it.
+    """
     try:
         return re2.compile(pattern, _REGEX_OPTIONS)
     except re2.error:
+        pass
+    import regex  # only patterns RE2 refuses need it: most docroots never load it
+
+    try:
         return _BudgetedPattern(regex.compile(pattern))
+    except regex.error as error:
+        raise DeclarationError(f"`pattern` {pattern!r} is not a valid regular expression ({error})") from None
 
 
 def _read_pattern(pattern: Any) -> Any:
     if not isinstance(pattern, str) or not pattern:
         raise DeclarationError("`pattern` must be a non-empty regular expression")
-    try:
-        return compile_pattern(pattern)
-    except regex.error as error:
-        raise DeclarationError(f"`pattern` {pattern!r} is not a valid regular expression ({error})") from None
+    return compile_pattern(pattern)
 
 
 def _check_pattern(matcher: Any, value: str) -> str | None:
