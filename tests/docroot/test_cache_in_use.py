@@ -108,7 +108,7 @@ def test_an_unchanged_docroot_is_checked_from_the_kept_report(tmp_path, monkeypa
 def test_a_starting_server_and_guide_check_share_the_kept_report(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("GUIDE_CACHE_DIR", str(tmp_path / "cache"))
     root = write(tmp_path / "docroot", {**FILES, "_commands/typo.md": "---\nelicitaton: {}\n---\nx\n"})
-    assert start_line(Docroot(root)).endswith("1 authoring error (`guide check %s` lists them)" % root)
+    assert start_line(Docroot(root)).endswith(f"1 authoring error (`guide check {root}` lists them)")
     monkeypatch.setattr(report_cache, "lint", lambda snapshot: pytest.fail("the docroot was linted again"))
     assert main(["check", str(root)]) == 1  # the report the server's start check kept
     assert "elicitaton" in capsys.readouterr().out
@@ -158,6 +158,21 @@ def test_a_server_answering_one_question_parses_what_it_needs_and_leaves_the_cac
     docroot = Docroot(root, cache=ParseCache(root, folder, load_after=10))
     assert docroot.snapshot().command("notes").description == "Notes."
     assert (docroot.cache.parsed, docroot.cache.reused) == (1, 0)  # one file parsed, the stored parses never loaded
+    written = docroot.cache.path.stat().st_mtime_ns
+    docroot.remember_parses(if_loaded=True)  # what a server does as it stops
+    assert docroot.cache._loaded is None, "saving one parse must not load the whole cache"
+    assert docroot.cache.path.stat().st_mtime_ns == written
+
+
+def test_a_server_that_parsed_every_file_saves_them_for_the_next(tmp_path):
+    folder = tmp_path / "cache"
+    root = write(tmp_path / "docroot", FILES)
+    server = Docroot(root, cache=ParseCache(root, folder, load_after=10))
+    lint(server.snapshot())
+    server.remember_parses(if_loaded=True)
+    following = fresh(root, folder)
+    lint(following.snapshot())
+    assert following.cache.parsed == 0
 
 
 def test_a_render_parses_only_the_partials_it_includes(tmp_path):

@@ -86,10 +86,13 @@ class Docroot:
             self._phase, self._phase_config = PhaseFile(state_path(config, self.project)), config
         return self._phase.phase()
 
-    def remember_parses(self) -> None:
-        """Save what was parsed since the last save into the parse cache, for the next process (slow: not on a request)."""
+    def remember_parses(self, *, if_loaded: bool = False) -> None:
+        """Save what was parsed since the last save into the parse cache, for the next process (slow: not on a request).
+
+        With `if_loaded`, only when the stored parses were loaded anyway (see `ParseCache.save`).
+        """
         last = self._last
-        self.cache.save(keep=set(last.sources) if last is not None else None)
+        self.cache.save(keep=set(last.sources) if last is not None else None, if_loaded=if_loaded)
 
     def _refresh(self, edited: set[str] | None) -> Snapshot:
         """Re-read only the edited files when nothing else changed; otherwise rescan the folder."""

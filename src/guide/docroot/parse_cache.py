@@ -144,13 +144,19 @@ class ParseCache:
             with self._lock:
                 self._fresh[rel] = (stamp, text_digest(text), text, result)
 
-    def save(self, keep: Collection[str] | None = None) -> None:
+    def save(self, keep: Collection[str] | None = None, *, if_loaded: bool = False) -> None:
         """Write the cache file if anything changed; with `keep`, entries of other files are dropped.
 
+        With `if_loaded`, nothing happens unless the stored parses were loaded anyway
+        or every kept file was parsed here (a small docroot, cheap to load): merging a few new
+        parses into a large cache means loading all of it, which costs more than
+        parsing those few files again next time.
         Safe to call from another thread while files are parsed: encoding and writing happen outside the lock.
         """
         with self._lock:
             if self.path is None:
+                return
+            if if_loaded and self._loaded is None and (keep is None or not set(keep) <= self._fresh.keys()):
                 return
             fresh, self._fresh = self._fresh, {}
             dirty, self._dirty = self._dirty, False

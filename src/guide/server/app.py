@@ -115,7 +115,7 @@ def create_server(
             for task in tasks:
                 with suppress(asyncio.CancelledError):
                     await task
-            await asyncio.to_thread(root.remember_parses)
+            await asyncio.to_thread(root.remember_parses, if_loaded=True)
 
     server = FastMCP(
         SERVER_NAME,

@@ -77,7 +77,7 @@ class ListChanges:
             await self._edited.wait()
             await self._settle()
             current = await build(self.docroot.snapshot)
-            await build(self.docroot.remember_parses)
+            await build(lambda: self.docroot.remember_parses(if_loaded=True))
             if same_listings(self._announced, current):
                 log.debug("edits settled; the listings are unchanged")
             else:

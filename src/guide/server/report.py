@@ -40,7 +40,7 @@ async def report_start(docroot: Docroot) -> None:
     """
     try:
         log.info(await _in_daemon_thread(lambda: start_line(docroot)))
-        await _in_daemon_thread(docroot.remember_parses)
+        await _in_daemon_thread(lambda: docroot.remember_parses(if_loaded=True))
     except Exception as error:  # a start report must never stop the server
         log.warning("could not check %s at start: %s", docroot.root, one_line(error))
 
