@@ -3,8 +3,9 @@
 `generate(root, n)` writes a docroot of `n` entrypoints (about 90 % commands in
 nested folders, 10 % skills with a member each), plus partials, documents and a
 `guide.yaml`. Entrypoints cycle through form shapes that together use every field
-type of C5, `when` branches, `fallback`, `includes` and `args`; one command in ten
-has no forms. Every generated docroot passes `guide check` with no errors.
+type of C5, `when` branches, `fallback`, `includes` and `args`; one entrypoint in ten
+has no forms and includes no partial. Every generated docroot passes `guide check`
+with no errors and no notes.
 
 `static_docroot(root)` is the B1 docroot (one 40-line command, one partial), and
 `RICH` is the 12-form entrypoint of B3/B6 (every field type, branches over four
@@ -317,7 +318,7 @@ def entrypoint_text(i: int, kind: str, n_partials: int) -> str:
     meta = [f"description: Generated {kind} number {i}."]
     if kind == "skill":
         meta.append(f"name: {name}")
-    partial = f"p{i % n_partials:04d}" if n_partials else None
+    partial = f"p{i % n_partials:04d}" if n_partials and not static else None  # every partial has forms: a static one would leave them unasked
     fields: list[str] = []
     if not static:
         shape = i % len(_FORM_SHAPES)
