@@ -77,7 +77,7 @@ async def _size(config: Config, workdir: Path, size: int, docroot_for: DocrootFo
             if side == "guide":
                 run = await listing_session(serve_transport(root, project, serve_log, guide_cache_env(workdir, f"b8-{size}-{r}")), str(root))
                 if r == 0:
-                    _write_items(items_file, run["listing"], info)
+                    write_items(items_file, run["listing"], info)
             else:
                 transport = python_transport(["-m", "bench.listing_server", str(items_file)], workdir / "baseline-b8.log")
                 run = await listing_session(transport, str(items_file))
@@ -95,7 +95,7 @@ async def _size(config: Config, workdir: Path, size: int, docroot_for: DocrootFo
     return row
 
 
-def _write_items(path: Path, listing: dict[str, list], info: dict) -> None:
+def write_items(path: Path, listing: dict[str, list], info: dict) -> None:
     """Write Guide's first listing as the baseline's items (round 0 always starts with Guide)."""
     items = items_of(listing)
     if len(items["resources"]) < info["entrypoints"]:

@@ -1,8 +1,9 @@
 """Issue 10, item 1: one request never stalls the others.
 
 Addresses and prompt text have a size bound with a clear error; resolving one is
-linear in its length; the synchronous work of a read or listing runs in a worker
-thread. The tests block one request inside that work and show that another
+linear in its length; whatever a read or listing has to read, parse, build or
+render is done in a worker thread (a read answered from what is built already is
+answered on the event loop: `guide.server.offload`). The tests block one request inside that work and show that another
 client is served meanwhile: were the work on the event loop, nothing else could
 run until the block timed out. (Speed under load is measured in bench/, B8.)
 """
@@ -107,14 +108,14 @@ async def _served_while_blocked(server, mode, block_on, blocked_call, other_call
 
 async def test_a_read_stuck_in_its_work_does_not_stall_another_client(server, mode, monkeypatch):
     def block_on(hold):
-        real = provider_module.resolve
+        real = folder_module.files.read_text
 
-        def resolve_holding(docroot, target):
-            if target.path == ("docs/readme",):
+        def read_holding(root, rel, *args, **options):
+            if rel == "docs/readme.md":
                 hold()
-            return real(docroot, target)
+            return real(root, rel, *args, **options)
 
-        monkeypatch.setattr(provider_module, "resolve", resolve_holding)
+        monkeypatch.setattr(folder_module.files, "read_text", read_holding)
 
     async def slow(client):
         assert (await client.read_resource("guide://docs/readme"))[0].text == "README\n"

@@ -4,6 +4,8 @@ import threading
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
+from guide.docroot.ready import slow_work
+
 T = TypeVar("T")
 
 
@@ -24,6 +26,7 @@ class PerSnapshot(Generic[T]):
             values = self._values
             if key in values:
                 return values[key]
+        slow_work()
         value = make()
         with self._lock:
             if values is self._values:

@@ -13,6 +13,7 @@ from guide.docroot.files import MAX_FILE_SIZE
 from guide.docroot.layout import scan
 from guide.docroot.parse_cache import ParseCache
 from guide.docroot.phase import PhaseFile
+from guide.docroot.ready import slow_work
 from guide.docroot.snapshot import Snapshot
 from guide.docroot.sources import Source
 
@@ -53,6 +54,7 @@ class Docroot:
         snapshot = self._snapshot
         if snapshot is not None:
             return snapshot
+        slow_work()
         with self._building:
             with self._lock:
                 if self._snapshot is not None:
@@ -77,6 +79,7 @@ class Docroot:
 
     def read_text(self, path: Path) -> str:
         """The text of a document or skill member the current snapshot lists; `files.Refused` says why not."""
+        slow_work()
         return files.read_text(self.root, path.relative_to(self.root).as_posix(), self.max_file_size)
 
     def active_phase(self) -> str | None:

@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from guide.docroot.config import read_phase
+from guide.docroot.ready import slow_work
 
 
 class PhaseFile:
@@ -23,5 +24,6 @@ class PhaseFile:
             return None
         stamp = (stat.st_mtime_ns, stat.st_size)
         if stamp != self._stamp:
+            slow_work()
             self._stamp, self._phase = stamp, read_phase(self.path)
         return self._phase

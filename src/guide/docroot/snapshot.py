@@ -21,6 +21,7 @@ from guide.docroot.entrypoints import Entrypoint, Kind, Surroundings
 from guide.docroot.frontmatter import FrontmatterError
 from guide.docroot.layout import Layout
 from guide.docroot.partials import PartialGraph
+from guide.docroot.ready import slow_work
 from guide.docroot.sources import Source
 from guide.errors import Problem
 
@@ -45,6 +46,7 @@ class PartialBodies(Mapping[str, str]):
 
     def __getitem__(self, name: str) -> str:
         if name not in self._bodies:
+            slow_work()
             parsed = self._partials[name].parsed
             applies = not isinstance(parsed, FrontmatterError) and self._config.allows(parsed.meta)
             self._bodies[name] = parsed.body if applies else None
@@ -72,6 +74,7 @@ class EntrypointTable:
         """The entrypoint under `key`, built now if it was not yet."""
         found = self._built.get(key)
         if found is None:
+            slow_work()
             built = build()
             with self._lock:
                 found = self._built.setdefault(key, built)
@@ -80,6 +83,7 @@ class EntrypointTable:
     def listing(self, name: str, make: Callable[[], Any]) -> Any:
         """A result over many entrypoints (a listing, every problem), made once."""
         if name not in self._listings:
+            slow_work()
             with _bulk_build():
                 made = make()
             with self._lock:
@@ -147,16 +151,19 @@ class Snapshot:
     @cached_property
     def name_depth(self) -> int:
         """The most segments any command name has: no longer run of an address can name one."""
+        slow_work()
         return max((name.count("/") + 1 for name in self.layout.commands), default=0)
 
     @cached_property
     def alias_depth(self) -> int:
         """The most segments any alias has."""
+        slow_work()
         return max((name.count("/") + 1 for name in self.aliases), default=0)
 
     @cached_property
     def aliases(self) -> dict[str, str]:
         """Each alias of an applying command, mapped to the command's name."""
+        slow_work()
         found: dict[str, str] = {}
         for name, rel in sorted(self.layout.commands.items()):
             source = self.sources[rel]
@@ -171,11 +178,13 @@ class Snapshot:
     @cached_property
     def partials(self) -> dict[str, Source]:
         """Every partial by name, as read."""
+        slow_work()
         return {name: self.sources[rel] for name, rel in self.layout.partials.items()}
 
     @cached_property
     def surroundings(self) -> Surroundings:
         """What building any one entrypoint needs to know of the rest of this snapshot."""
+        slow_work()
         return Surroundings(partials=self.partials, config=self.config, config_ok=not self.config_problems, graph=PartialGraph(self.partials))
 
     @cached_property

@@ -7,6 +7,7 @@ from functools import cached_property
 from guide.docroot.files import Refused
 from guide.docroot.frontmatter import FrontmatterError, Parsed, split
 from guide.docroot.parse_cache import ParseCache, Stamp
+from guide.docroot.ready import slow_work
 from guide.errors import Issue
 from guide.forms.declare import Form, declare_forms
 from guide.render import TemplateFacts, inspect
@@ -38,6 +39,7 @@ class Source:
     def _content(self) -> tuple[str | None, str]:
         if self.load is None:
             return self.given, self.refusal
+        slow_work()
         try:
             return self.load(), ""
         except Refused as error:
@@ -56,6 +58,7 @@ class Source:
     @cached_property
     def parsed(self) -> Parsed | FrontmatterError:
         """The frontmatter and body, or why they cannot be read."""
+        slow_work()
         if self.text is None:
             return FrontmatterError(self.unreadable, None)
         remembered = self.cache.lookup(self.path, self.stamp, self.text) if self.cache and self.stamp else None
@@ -72,12 +75,14 @@ class Source:
     @cached_property
     def template(self) -> TemplateFacts:
         """The body's Mustache syntax error or the partials it includes (nothing for an unreadable file)."""
+        slow_work()
         return inspect(self.parsed.body) if isinstance(self.parsed, Parsed) else NO_TEMPLATE
 
     def declared(self, allow_source: bool, phases: tuple[str, ...]) -> tuple[tuple[Form, ...], tuple[Issue, ...]]:
         """The forms this parsed file declares, with their problems (kept: many entrypoints may include one partial)."""
         key = (allow_source, phases)
         if key not in self._declared:
+            slow_work()
             meta = self.parsed.meta
             forms, issues = declare_forms(
                 meta.get("elicitation"), origin=self.path, fallback_all=meta.get("fallback"), allow_source=allow_source, phases=phases

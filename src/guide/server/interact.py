@@ -2,15 +2,15 @@
 
 The synchronous work of a read (resolving its address against the docroot,
 building a snapshot, reading files, the first step of its forms and rendering)
-runs in a worker thread, so one slow or huge request never stalls the others:
-the event loop only waits for clients.
+runs in a worker thread whenever it has anything to read, build or render, so one
+slow or huge request never stalls the others; a read answered from what is
+already built is answered on the event loop (`offload`).
 """
 
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from anyio import to_thread
 from fastmcp import Context
 from mcp_types import InputRequiredResult
 
@@ -18,6 +18,7 @@ from guide.docroot.folder import Docroot
 from guide.forms.resolve import Ask, Request
 from guide.routes.finish import finish
 from guide.routes.resolve import Call
+from guide.server import offload
 from guide.server.eras import can_elicit, for_request
 
 ANSWER_TIMEOUT = 600.0
@@ -49,13 +50,13 @@ class Service:
                 return _Asking(found, request, outcome)
             return rendered(finish(self.docroot, found, outcome))
 
-        started = await to_thread.run_sync(start)
+        started = await offload.run(start)
         if not isinstance(started, _Asking):
             return started
         outcome = await era.drive(ctx, started.request, started.asked, answer_timeout=self.answer_timeout)
         if isinstance(outcome, InputRequiredResult):
             return outcome
-        return rendered(await to_thread.run_sync(finish, self.docroot, started.call, outcome))
+        return rendered(await offload.run(finish, self.docroot, started.call, outcome))
 
 
 @dataclass(frozen=True)

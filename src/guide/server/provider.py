@@ -10,7 +10,6 @@ form once.
 from collections.abc import Callable
 from typing import Any
 
-from anyio import to_thread
 from fastmcp.prompts import Prompt, PromptArgument
 from fastmcp.resources import Resource, ResourceContent, ResourceResult, ResourceTemplate
 from fastmcp.server.dependencies import get_context
@@ -29,6 +28,7 @@ from guide.forms.fields import Field
 from guide.forms.values import accepted
 from guide.protocol import MIME, ROUTE_PROMPT
 from guide.routes.resolve import resolve, resolve_prompt
+from guide.server import offload
 from guide.server.errors import guarded
 from guide.server.interact import Service
 
@@ -206,12 +206,12 @@ class DocrootProvider(Provider):
             snapshot = self.docroot.snapshot()
             return list(self._listings.get(snapshot, kind, lambda: make(snapshot)))
 
-        return await to_thread.run_sync(listing)
+        return await offload.run(listing)
 
     async def _get_prompt(self, name: str, version: Any = None) -> Prompt | None:
         if name == ROUTE_PROMPT:
             return self._route_prompt()
-        return await to_thread.run_sync(self._find_prompt, name)
+        return await offload.run(self._find_prompt, name)
 
     def _find_prompt(self, name: str) -> Prompt | None:
         command = self.docroot.snapshot().command(address.command_of_prompt(name))
