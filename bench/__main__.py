@@ -55,10 +55,12 @@ def _machine() -> dict:
 async def _run_all(config: Config, out: Path, only: set[str]) -> dict[str, dict]:
     from bench import b1_static, b2_flow, b3_core, b4_scale, b5_watch, b6_state, b7_http, b8_listing, b9_start, b10_restart
     from bench.docroot_gen import generate
+    from guide.docroot.parse_cache import CACHE_DIR_VARIABLE
 
     results: dict[str, dict] = {}
     with tempfile.TemporaryDirectory(prefix="guide-bench-") as temp:
         workdir = Path(temp)
+        os.environ[CACHE_DIR_VARIABLE] = str(workdir / "cache")  # servers and checks of this run never touch the user's cache
         docroots: dict[int, tuple[Path, dict]] = {}
 
         def docroot_for(size: int) -> tuple[Path, dict]:
@@ -153,7 +155,7 @@ def table(results: dict[str, dict]) -> list[list[str]]:
             rows.append([f"B4 RSS @{n}", f"{top['rss_first_mb']['median']:.0f} MB at first answer",
                          "-", "-", "<= 300 MB", _yes(parts["rss"])])
             listed = f"{top['rss_listed_mb']['median']:.0f} MB after listing everything (list took {top['list_s']['median']:.1f} s)"
-            rows.append([f"B4 RSS @{n}, listed", listed, "-", "-", "(informational)", _yes(r["listing_after_first_answer_within_target"])])
+            rows.append([f"B4 RSS @{n}, listed", listed, "-", "-", "(informational)", "-"])
             rows.append([f"B4 check @{n}", f"{top['check_s']['median']:.2f} s", "-", "-", "<= 5 s", _yes(parts["check"])])
             slopes = r["growth_loglog_slope"]
             text = ", ".join(f"{k} {_num(v)}" for k, v in slopes.items())

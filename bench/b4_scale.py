@@ -6,6 +6,9 @@ order, together with the baseline `python -c "import fastmcp"`; a client times
 process start to the first answered read of a command with forms, then lists
 resources, templates and prompts (which builds every entrypoint) and reads the
 child's peak RSS (VmHWM, in MB of 10^6 bytes) at the first answer and again after the listing. `python -m guide check GEN` is timed the same way.
+Every start and check runs with Guide's caches off (`GUIDE_NO_CACHE=1`), so each
+does the whole work; B9 and B10 measure what the parse cache and the kept check
+report save.
 """
 
 from __future__ import annotations
@@ -21,15 +24,17 @@ from bench.common import Config, log, project_dir
 from bench.docroot_gen import generate
 from bench.measure import summary
 from bench.procs import child_pid, peak_rss_mb, serve_transport, timed_run
+from guide.docroot.parse_cache import NO_CACHE_VARIABLE
 
 TARGET_START_S = 2.0
 TARGET_RSS_MB = 300.0
 TARGET_CHECK_S = 5.0
+NO_CACHE = {NO_CACHE_VARIABLE: "1"}
 GROWTH_LIMIT = 1.15  # log-log slope of the size-dependent part; 1.0 is linear
 
 
 async def start_once(docroot: Path, info: dict, project: Path, log_file: Path) -> dict:
-    transport = serve_transport(docroot, project, log_file)
+    transport = serve_transport(docroot, project, log_file, NO_CACHE)
     start = time.perf_counter()
     async with Client(transport) as client:
         text = (await client.read_resource(info["probe_uri"]))[0].text
@@ -114,7 +119,7 @@ async def run(config: Config, workdir: Path, out: Path) -> tuple[dict, dict[int,
     for rep in range(config.checks):
         order = list(config.sizes) if rep % 2 == 0 else list(reversed(config.sizes))
         for size in order:
-            seconds, status, output = await timed_run([sys.executable, "-m", "guide", "check", str(docroots[size][0])])
+            seconds, status, output = await timed_run([sys.executable, "-m", "guide", "check", str(docroots[size][0])], env=NO_CACHE)
             if status != 0:
                 raise AssertionError(f"B4: guide check found errors in the generated docroot:\n{output.decode()[-2000:]}")
             checks[size].append(seconds)
