@@ -11,6 +11,7 @@ OUTDIR/segment-N-flat.txt (functions by self time), OUTDIR/segment-N.json
 from __future__ import annotations
 
 import json
+import os
 import runpy
 import signal
 import sys
@@ -92,6 +93,8 @@ def main() -> None:
     segments = Segments(out)
     signal.signal(signal.SIGUSR1, segments.cut)
     sys.argv = [module, *args]
+    # `guide` ends its process with os._exit; here it must return, so the last segment is written.
+    os._exit = lambda status: sys.exit(status)
     segments.start()
     try:
         runpy.run_module(module, run_name="__main__", alter_sys=True)

@@ -9,7 +9,7 @@ from fastmcp import Client
 from fastmcp.client.transports import StdioTransport
 
 from guide.cli import main
-from guide.docroot import report_cache
+from guide.docroot import parse_cache, report_cache
 from guide.docroot.folder import Docroot
 from guide.docroot.lint import lint
 from guide.docroot.parse_cache import ParseCache
@@ -92,7 +92,10 @@ def test_two_servers_starting_at_once_on_one_docroot_both_serve(tmp_path, monkey
     assert asyncio.run(both()) == ["R quick\n", "R quick\n"]
     docroot = fresh(root, tmp_path / "cache" / "frontmatter")
     lint(docroot.snapshot())
-    assert docroot.cache.reused == len(FILES)  # the cache either process left is whole and usable
+    # The cache either process left is usable: what the servers parsed is reused (the partial
+    # no request needed is parsed by them only if their start check ran before the clients left).
+    assert docroot.cache.reused >= len(FILES) - 1
+    assert docroot.cache.reused + docroot.cache.parsed == len(FILES)
 
 
 def test_an_unchanged_docroot_is_checked_from_the_kept_report(tmp_path, monkeypatch, capsys):
@@ -149,7 +152,8 @@ def test_a_corrupt_kept_report_is_checked_again(tmp_path, monkeypatch, capsys):
     assert capsys.readouterr().out.startswith("ok")
 
 
-def test_a_server_answering_one_question_parses_what_it_needs_and_leaves_the_cache_unread(tmp_path):
+def test_a_server_answering_one_question_parses_what_it_needs_and_leaves_the_cache_unread(tmp_path, monkeypatch):
+    monkeypatch.setattr(parse_cache, "SMALL_CACHE_BYTES", 0)  # as with a large docroot's cache
     folder = tmp_path / "cache"
     root = write(tmp_path / "docroot", FILES)
     first = fresh(root, folder)

@@ -85,7 +85,7 @@ def _save(path: Path, mark: str, report: Report) -> None:
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".tmp")
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as out:
-                json.dump({"fingerprint": mark, "report": report.as_json()}, out)
+                out.write(json.dumps({"fingerprint": mark, "report": report.as_json()}))  # one string: json.dump encodes in Python
             os.replace(temporary, path)
         except BaseException:
             with suppress(OSError):

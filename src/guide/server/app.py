@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 
+import anyio
 from fastmcp import Context, FastMCP
 from mcp.server.request_state import RequestStateSecurity
 from mcp_types import InputRequiredResult
@@ -29,6 +30,10 @@ from guide.server.watch import watching
 
 START_GRACE = 3.0
 """Seconds a new server waits for its first request before it checks and watches the docroot anyway."""
+START_QUIET = 0.5
+"""Seconds without a request in hand before the start check lints the whole docroot."""
+START_LONGEST = 30.0
+"""Seconds after which the start check begins however busy clients keep the server."""
 STATE_KEYS_VARIABLE = "GUIDE_STATE_KEYS"
 STATE_TTL_VARIABLE = "GUIDE_STATE_TTL"
 MIN_KEY_LENGTH = 32
@@ -87,22 +92,26 @@ def create_server(
     async def after_first_answer(server: FastMCP) -> None:
         # What no request needs waits until one has been answered (start time is what a user feels).
         await first_answer.wait(START_GRACE)
-        with suppress(ValueError):  # its one job is done; kept, it would cost every later request about 5 %
-            server.middleware.remove(first_answer)
         if not watch:
-            await report_start(root)
+            await check_when_calm(server)
             return
         seen = await asyncio.to_thread(root.snapshot)  # what clients may have been shown so far
         async with watching(root, changes.edited):
             root.invalidate()  # an edit made before the watch began is still served, and announced
             changes.edited()
-            reporting = asyncio.create_task(report_start(root))
+            reporting = asyncio.create_task(check_when_calm(server))
             try:
                 await changes.run(asyncio.to_thread, seen)
             finally:
                 reporting.cancel()
                 with suppress(asyncio.CancelledError):
                     await reporting
+
+    async def check_when_calm(server: FastMCP) -> None:
+        await first_answer.calm(START_QUIET, START_LONGEST)
+        with suppress(ValueError):  # its job is done; kept, it would cost every later request about 5 %
+            server.middleware.remove(first_answer)
+        await report_start(root)
 
     @asynccontextmanager
     async def lifespan(server: FastMCP) -> AsyncIterator[dict]:
@@ -117,7 +126,8 @@ def create_server(
             for task in tasks:
                 with suppress(asyncio.CancelledError):
                     await task
-            await asyncio.to_thread(root.remember_parses, if_loaded=True)
+            with anyio.CancelScope(shield=True):  # a server stopping by cancellation still keeps what it parsed
+                await anyio.to_thread.run_sync(lambda: root.remember_parses(if_loaded=True))
 
     server = FastMCP(
         SERVER_NAME,

@@ -77,22 +77,32 @@ def _count(number: int, noun: str) -> str:
 
 
 class FirstAnswer(Middleware):
-    """Knows when the server has answered its first request beyond the handshake.
+    """Knows when the server has answered its first request beyond the handshake, and when it is calm.
 
-    Start-up work that is not needed to answer (checking the whole docroot,
-    watching it) waits for that moment, so it never delays what a client asked.
+    Start-up work that is not needed to answer waits for these moments, so it
+    never delays what a client asked: watching the docroot waits for the first
+    answer; checking the whole docroot also waits until no request is in hand
+    (a client lists everything as it connects, and the check would compete).
     """
 
     HANDSHAKE = ("initialize", "server/discover", "ping")
+    LONG_LIVED = ("subscriptions/listen",)
+    """Requests that stay open while the client is connected: they never keep the server busy."""
 
     def __init__(self) -> None:
         self.answered = asyncio.Event()
+        self._busy = 0
+        self._last = 0.0  # the event loop's time when the last request ended
 
     async def on_request(self, context, call_next):
-        """Answer the request; note when it is the first real one."""
+        """Answer the request; note when it is the first real one, and when none is in hand."""
+        counted = context.method not in self.LONG_LIVED
+        self._busy += counted
         try:
             return await call_next(context)
         finally:
+            self._busy -= counted
+            self._last = asyncio.get_running_loop().time()
             if context.method not in self.HANDSHAKE:
                 self.answered.set()
 
@@ -100,3 +110,13 @@ class FirstAnswer(Middleware):
         """Return once a request has been answered, or after `longest` seconds without one."""
         with suppress(TimeoutError):
             await asyncio.wait_for(self.answered.wait(), longest)
+
+    async def calm(self, quiet: float, longest: float) -> None:
+        """Return once no request has been in hand for `quiet` seconds; however busy the server stays, after `longest`."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + longest
+        while loop.time() < deadline:
+            calm = loop.time() - self._last
+            if self._busy == 0 and calm >= quiet:
+                return
+            await asyncio.sleep(quiet - calm if self._busy == 0 else quiet)

@@ -1,0 +1,67 @@
+"""Start-up work waits for the first answer, and the start check also for a calm moment, so neither competes with a client's first requests."""
+
+import asyncio
+from types import SimpleNamespace
+
+from guide.server.report import FirstAnswer
+
+LONG = 60.0  # bounds that no test reaches: each test ends on what the server does, never on a clock
+
+
+async def _request(first: FirstAnswer, method: str, release: asyncio.Event) -> None:
+    async def call_next(context):
+        await release.wait()
+
+    await first.on_request(SimpleNamespace(method=method), call_next)
+
+
+def _released() -> asyncio.Event:
+    event = asyncio.Event()
+    event.set()
+    return event
+
+
+async def test_without_any_request_the_work_starts_after_the_grace():
+    await asyncio.wait_for(FirstAnswer().wait(0.01), LONG)
+
+
+async def test_a_handshake_is_not_an_answer_but_any_other_request_is():
+    first = FirstAnswer()
+    await _request(first, "initialize", _released())
+    assert not first.answered.is_set()
+    await _request(first, "resources/list", _released())
+    await asyncio.wait_for(first.wait(LONG), LONG)
+
+
+async def test_the_check_waits_while_a_request_is_in_hand_and_starts_once_all_are_answered():
+    first = FirstAnswer()
+    listing = asyncio.Event()
+    await _request(first, "resources/list", _released())
+    busy = asyncio.create_task(_request(first, "resources/templates/list", listing))
+    calm = asyncio.create_task(first.calm(0.01, LONG))
+    for _ in range(20):
+        await asyncio.sleep(0.01)
+        assert not calm.done(), "the start check began while a request was in hand"
+    listing.set()
+    await busy
+    await asyncio.wait_for(calm, LONG)
+
+
+async def test_a_listen_stream_left_open_does_not_hold_the_check_back():
+    first = FirstAnswer()
+    stream = asyncio.Event()
+    listening = asyncio.create_task(_request(first, "subscriptions/listen", stream))
+    await asyncio.sleep(0)
+    await asyncio.wait_for(first.calm(0.01, LONG), LONG)
+    stream.set()
+    await listening
+
+
+async def test_a_server_kept_busy_starts_the_check_after_the_longest_wait():
+    first = FirstAnswer()
+    never = asyncio.Event()
+    busy = asyncio.create_task(_request(first, "resources/read", never))
+    await asyncio.sleep(0)
+    await asyncio.wait_for(first.calm(0.01, 0.05), LONG)
+    never.set()
+    await busy
