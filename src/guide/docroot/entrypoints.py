@@ -1,11 +1,11 @@
 """Entrypoints: commands and skills with their checked frontmatter and effective forms (C4, C5).
 
-`build` checks an entrypoint file in the light of the rest of the docroot (its
-partials, guide.yaml, the other commands' aliases) and gathers its effective
-forms; `partial_report` checks a partial file on its own.
+`build` gathers an entrypoint's effective forms and, when first asked, checks
+the file in the light of the rest of the docroot (its partials, guide.yaml);
+`partial_report` checks a partial file on its own.
 """
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
@@ -34,9 +34,17 @@ class Surroundings:
     graph: PartialGraph = field(default_factory=lambda: PartialGraph({}))
 
 
+Checks = Callable[[], tuple[tuple[Problem, ...], tuple[Problem, ...]]]
+
+
 @dataclass(frozen=True)
 class Entrypoint:
-    """A command or skill ready to serve; unusable while it has problems. Notes never stop it."""
+    """A command or skill ready to serve; unusable while it has problems. Notes never stop it.
+
+    Its problems and notes are found when first asked for: a listing needs only
+    the forms, and checking every body would cost a large docroot's first listing
+    a sixth of its time.
+    """
 
     kind: Kind
     name: str
@@ -44,8 +52,21 @@ class Entrypoint:
     meta: Mapping[str, Any]
     body: str
     forms: FormSet
-    problems: tuple[Problem, ...]
-    notes: tuple[Problem, ...] = ()
+    checks: Checks = field(repr=False, compare=False)
+
+    @cached_property
+    def _found(self) -> tuple[tuple[Problem, ...], tuple[Problem, ...]]:
+        return self.checks()
+
+    @property
+    def problems(self) -> tuple[Problem, ...]:
+        """What makes it unusable (authoring errors), found on first use."""
+        return self._found[0]
+
+    @property
+    def notes(self) -> tuple[Problem, ...]:
+        """What `guide check` reports without failing."""
+        return self._found[1]
 
     @cached_property
     def uri(self) -> str:
@@ -64,17 +85,14 @@ class Entrypoint:
 
 
 def build(kind: Kind, name: str, source: Source, around: Surroundings) -> Entrypoint:
-    """Check an entrypoint file and gather its effective forms from itself and its included partials."""
+    """Gather an entrypoint's effective forms from itself and its included partials; its checks run when first asked for."""
     parsed = source.parsed
     if isinstance(parsed, FrontmatterError):
-        return Entrypoint(kind, name, source.path, {}, "", EMPTY, (Problem(path=source.path, line=parsed.line, message=str(parsed)),))
+        unreadable = (Problem(path=source.path, line=parsed.line, message=str(parsed)),)
+        return Entrypoint(kind, name, source.path, {}, "", EMPTY, lambda: (unreadable, ()))
     meta = parsed.meta
-    issues, note_issues = key_issues(kind, source.path, meta, around.config, around.config_ok)
-    if kind == "skill" and "name" in meta and meta["name"] != name:
-        issues.append(Issue(origin=source.path, keys=("name",), message=f"skill `name` {meta['name']!r} must equal its folder name {name!r}"))
-    own_forms, own_issues = source.declared(kind == "command", around.config.phases)
-    forms, names = list(own_forms), declared_names(meta.get("elicitation"))
-    issues += own_issues
+    own_forms, issues = source.declared(kind == "command", around.config.phases)
+    forms, names, issues = list(own_forms), declared_names(meta.get("elicitation")), list(issues)
     sources, problems = {source.path: source}, []
     includes = [item for item in meta.get("includes") or () if isinstance(item, str)] if isinstance(meta.get("includes"), list) else []
     for include in includes:
@@ -92,13 +110,20 @@ def build(kind: Kind, name: str, source: Source, around: Surroundings) -> Entryp
             names |= declared_names(partial.parsed.meta.get("elicitation"))
     form_set, combine_issues = combine(forms, names)
     issues += combine_issues
-    for arg in [item for item in meta.get("args") or () if isinstance(item, str)] if isinstance(meta.get("args"), list) else []:
-        if arg not in names:  # a field of a form with its own error is not reported missing again
-            issues.append(Issue(origin=source.path, keys=("args",), field=arg, message=f"`args` names {arg!r}, which no form declares"))
-    body_problems, body_notes = _body_report(source, around, set(includes))
-    problems += [_locate(issue, sources) for issue in issues] + body_problems
-    notes = [_locate(issue, sources) for issue in note_issues] + body_notes
-    return Entrypoint(kind, name, source.path, meta, parsed.body, form_set, tuple(problems), tuple(notes))
+
+    def checks() -> tuple[tuple[Problem, ...], tuple[Problem, ...]]:
+        found, note_issues = key_issues(kind, source.path, meta, around.config, around.config_ok)
+        if kind == "skill" and "name" in meta and meta["name"] != name:
+            found.append(Issue(origin=source.path, keys=("name",), message=f"skill `name` {meta['name']!r} must equal its folder name {name!r}"))
+        found += issues
+        for arg in [item for item in meta.get("args") or () if isinstance(item, str)] if isinstance(meta.get("args"), list) else []:
+            if arg not in names:  # a field of a form with its own error is not reported missing again
+                found.append(Issue(origin=source.path, keys=("args",), field=arg, message=f"`args` names {arg!r}, which no form declares"))
+        body_problems, body_notes = _body_report(source, around, set(includes))
+        every = problems + [_locate(issue, sources) for issue in found] + body_problems
+        return tuple(every), tuple([_locate(issue, sources) for issue in note_issues] + body_notes)
+
+    return Entrypoint(kind, name, source.path, meta, parsed.body, form_set, checks)
 
 
 def partial_report(source: Source, around: Surroundings) -> tuple[list[Problem], list[Problem]]:
