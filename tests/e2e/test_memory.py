@@ -1,9 +1,12 @@
 """A long-running server does not accumulate objects: help, completions and listings leave nothing behind."""
 
+import asyncio
 import gc
 
 from e2e_support import read
 from mcp_types import PromptReference
+
+from guide.server import app
 
 WARM_UP = 200
 REQUESTS = 2000
@@ -35,9 +38,19 @@ async def test_requests_neither_grow_the_objects_nor_freeze_any(server, connect,
     freezes = []
     real_freeze = gc.freeze
     monkeypatch.setattr(gc, "freeze", lambda: freezes.append(1) or real_freeze())
+    started = asyncio.Event()
+    real_report = app.report_start
+
+    async def report_start(docroot):
+        await real_report(docroot)
+        started.set()
+
+    monkeypatch.setattr(app, "report_start", report_start)
     async with connect(server) as client:
         for index in range(WARM_UP):
             await _one_round(client, index)
+        # The start check (once, when the server is first calm) is not a request: let it finish first.
+        await asyncio.wait_for(started.wait(), 120)
         before, frozen_before = _objects(), len(freezes)
         for index in range(REQUESTS):
             await _one_round(client, index)
