@@ -65,23 +65,25 @@ def _cycle_issues(forms: Sequence[Form], suppliers: Mapping[str, tuple[Form, Fie
     depends = {form.id: {suppliers[name][0].id for name in form.when if name in suppliers} for form in forms}
     by_id = {form.id: form for form in forms}
     state: dict[str, str] = {}
-
-    def visit(form_id: str, trail: list[str]) -> list[str] | None:
-        state[form_id] = "open"
-        for supplier in sorted(depends[form_id]):
-            if state.get(supplier) == "open":
-                return trail[trail.index(supplier):] + [supplier] if supplier in trail else [form_id, supplier]
-            if supplier not in state:
-                cycle = visit(supplier, trail + [supplier])
-                if cycle:
-                    return cycle
-        state[form_id] = "done"
-        return None
-
     for form in forms:
         if form.id not in state:
-            cycle = visit(form.id, [form.id])
+            cycle = _cycle_from(form.id, [form.id], depends, state)
             if cycle:
                 first = by_id[cycle[0]]
                 return [form_issue(first.origin, first.id, ("when",), f"`when` conditions form a cycle: {' -> '.join(cycle)}")]
     return []
+
+
+def _cycle_from(form_id: str, trail: list[str], depends: Mapping[str, set[str]], state: dict[str, str]) -> list[str] | None:
+    """The first cycle of `when` dependencies reached from `form_id` (a module function, not a closure: a
+    recursive closure is a reference cycle, garbage the collector must find, once per entrypoint built)."""
+    state[form_id] = "open"
+    for supplier in sorted(depends[form_id]):
+        if state.get(supplier) == "open":
+            return trail[trail.index(supplier):] + [supplier] if supplier in trail else [form_id, supplier]
+        if supplier not in state:
+            cycle = _cycle_from(supplier, trail + [supplier], depends, state)
+            if cycle:
+                return cycle
+    state[form_id] = "done"
+    return None
