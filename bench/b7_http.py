@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import subprocess
 import sys
 import time
@@ -24,7 +23,7 @@ import httpx2
 from bench.common import REPO, Config, child_env, project_dir
 from bench.docroot_gen import static_docroot
 from bench.measure import summary
-from bench.procs import cpu_seconds
+from bench.procs import cpu_seconds, free_port, http_serve_command, stop
 
 URI = "guide://_static"
 TARGET = 0.85
@@ -42,12 +41,6 @@ HEADERS = {
     "Mcp-Method": "resources/read",
     "Mcp-Name": URI,
 }
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def _text(response: httpx2.Response) -> str:
@@ -122,11 +115,7 @@ async def run(config: Config, workdir: Path) -> dict:
     root = static_docroot(workdir / "b7-docroot")
     guide_port, bare_port = free_port(), free_port()
     logs = open(workdir / "b7-servers.log", "ab")
-    guide = subprocess.Popen(
-        [sys.executable, "-m", "guide", "serve", "--docroot", str(root), "--project", str(project_dir(workdir)),
-         "--transport", "http", "--host", "127.0.0.1", "--port", str(guide_port)],
-        cwd=str(REPO), env=child_env(), stdout=logs, stderr=logs,
-    )
+    guide = subprocess.Popen(http_serve_command(root, project_dir(workdir), guide_port), cwd=str(REPO), env=child_env(), stdout=logs, stderr=logs)
     bare = None
     try:
         guide_url = f"http://127.0.0.1:{guide_port}/mcp"
@@ -152,11 +141,7 @@ async def run(config: Config, workdir: Path) -> dict:
     finally:
         for process in (guide, bare):
             if process is not None:
-                process.terminate()
-                try:
-                    process.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
+                stop(process)
         logs.close()
     guide_rps = [r["rps"] for r in runs["guide"]]
     bare_rps = [r["rps"] for r in runs["baseline"]]

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
+import subprocess
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from fastmcp.client.transports import StdioTransport
@@ -18,6 +21,39 @@ def serve_transport(docroot: Path, project: Path, log_file: Path, env: Mapping[s
     """`python -m guide serve --docroot DOCROOT` over stdio, a fresh process per connection."""
     args = ["-m", "guide", "serve", "--docroot", str(docroot), "--project", str(project)]
     return python_transport(args, log_file, env)
+
+
+def http_serve_command(docroot: Path, project: Path, port: int) -> list[str]:
+    """`python -m guide serve` over streamable HTTP on 127.0.0.1:`port`."""
+    return [sys.executable, "-m", "guide", "serve", "--docroot", str(docroot), "--project", str(project),
+            "--transport", "http", "--host", "127.0.0.1", "--port", str(port)]
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def running(command: Sequence[str], log_file: Path) -> Iterator[subprocess.Popen]:
+    """A child process with the benchmark environment, its output in `log_file`, stopped on leaving."""
+    with open(log_file, "wb") as log:
+        process = subprocess.Popen(list(command), cwd=str(REPO), env=child_env(), stdout=log, stderr=log)
+        try:
+            yield process
+        finally:
+            stop(process)
+
+
+def stop(process: subprocess.Popen) -> None:
+    """Ask a child process to end (SIGTERM), and kill it if it has not within 10 s."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
 
 
 def python_transport(args: Sequence[str], log_file: Path, env: Mapping[str, str] | None = None) -> StdioTransport:

@@ -21,7 +21,6 @@ import argparse
 import asyncio
 import json
 import random
-import socket
 import subprocess
 import sys
 import tempfile
@@ -35,20 +34,14 @@ from fastmcp.client.elicitation import ElicitResult
 from mcp import MCPError
 from mcp_types import PromptReference
 
-from bench.common import EXAMPLE_DOCROOT, REPO, child_env, quiet
+from bench.common import EXAMPLE_DOCROOT, quiet
+from bench.procs import free_port, http_serve_command, running
 from guide.address import MAX_LENGTH
 from guide.server.errors import UNEXPECTED
 
 ERAS = ("legacy", "2026-07-28")
 GOOD = {"email": "ann@example.com", "start": "2026-01-05", "label": "v1.2.3", "reference": "feature/soak", "focus": "tests", "highlights": "fast"}
 BAD = {"email": "not an address", "start": "someday", "label": "latest", "reference": "two words", "attempts": 99, "tools": []}
-
-
-def free_port() -> int:
-    """A TCP port free on 127.0.0.1 right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def rss_mb(pid: int) -> float:
@@ -179,27 +172,17 @@ async def soak(minutes: float, clients: int, warmup: float, every: float, workdi
     project = workdir / "project"
     project.mkdir(exist_ok=True)
     (project / ".guide.yaml").write_text("phase: implementation\n", encoding="utf-8")
-    command = [sys.executable, "-m", "guide", "serve", "--docroot", str(EXAMPLE_DOCROOT), "--project", str(project),
-               "--transport", "http", "--host", "127.0.0.1", "--port", str(port)]
-    with open(workdir / "server.log", "wb") as log:
-        server = subprocess.Popen(command, cwd=str(REPO), env=child_env(), stdout=log, stderr=log)
-        try:
-            await wait_ready(url, server)
-            tally: Counter = Counter()
-            samples: list[tuple[float, float]] = []
-            began = time.monotonic()
-            stop_at = began + minutes * 60
-            await asyncio.gather(
-                sample(server.pid, began, stop_at, every, samples),
-                *(worker(url, eras[index % len(eras)], stop_at, tally) for index in range(clients)),
-            )
-            elapsed = time.monotonic() - began
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
+    with running(http_serve_command(EXAMPLE_DOCROOT, project, port), workdir / "server.log") as server:
+        await wait_ready(url, server)
+        tally: Counter = Counter()
+        samples: list[tuple[float, float]] = []
+        began = time.monotonic()
+        stop_at = began + minutes * 60
+        await asyncio.gather(
+            sample(server.pid, began, stop_at, every, samples),
+            *(worker(url, eras[index % len(eras)], stop_at, tally) for index in range(clients)),
+        )
+        elapsed = time.monotonic() - began
     settled = [(t, mb) for t, mb in samples if t >= warmup * 60] or samples
     requests = sum(tally.values())
     return {

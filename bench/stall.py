@@ -25,7 +25,6 @@ import argparse
 import asyncio
 import json
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -34,9 +33,10 @@ from pathlib import Path
 from fastmcp import Client
 from mcp import MCPError
 
-from bench.common import EXAMPLE_DOCROOT, REPO, child_env, quiet
+from bench.common import EXAMPLE_DOCROOT, quiet
 from bench.measure import summary
-from bench.soak import free_port, wait_ready
+from bench.procs import free_port, http_serve_command, running
+from bench.soak import wait_ready
 from guide.address import MAX_LENGTH
 
 VICTIM = "guide://lang/python"
@@ -83,26 +83,16 @@ async def run(rounds: int, reads: int, workdir: Path) -> dict:
     """Time the victim under each load, rounds alternating the order of the loads."""
     port = free_port()
     url = f"http://127.0.0.1:{port}/mcp"
-    command = [sys.executable, "-m", "guide", "serve", "--docroot", str(EXAMPLE_DOCROOT), "--project", str(workdir),
-               "--transport", "http", "--host", "127.0.0.1", "--port", str(port)]
     medians: dict[str, list[float]] = {"none": [], "normal": [], "largest": []}
     counts: dict[str, int] = {}
-    with open(workdir / "server.log", "wb") as log:
-        server = subprocess.Popen(command, cwd=str(REPO), env=child_env(), stdout=log, stderr=log)
-        try:
-            await wait_ready(url, server)
-            async with Client(url, mode="2026-07-28", timeout=120) as victim:
-                await victim_reads(victim, reads)  # warm up
-                for index in range(rounds):
-                    loads = ["none", "normal", "largest"]
-                    for load in loads if index % 2 == 0 else loads[::-1]:
-                        medians[load].append(statistics.median(await _under(url, load, victim, reads, counts)))
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
+    with running(http_serve_command(EXAMPLE_DOCROOT, workdir, port), workdir / "server.log") as server:
+        await wait_ready(url, server)
+        async with Client(url, mode="2026-07-28", timeout=120) as victim:
+            await victim_reads(victim, reads)  # warm up
+            for index in range(rounds):
+                loads = ["none", "normal", "largest"]
+                for load in loads if index % 2 == 0 else loads[::-1]:
+                    medians[load].append(statistics.median(await _under(url, load, victim, reads, counts)))
     pairs = {"largest_over_none": ("largest", "none"), "largest_over_normal": ("largest", "normal"), "normal_over_none": ("normal", "none")}
     per_round = {name: [top / bottom for top, bottom in zip(medians[upper], medians[lower])] for name, (upper, lower) in pairs.items()}
     ratio = summary(per_round["largest_over_none"])
