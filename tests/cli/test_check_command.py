@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pexpect
+from docroot.conftest import write_files
 
 from guide.cli import main
 from guide.examples import DOCROOT
@@ -51,21 +52,13 @@ EXPECTED = [
 ]
 
 
-def make(root, files):
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
-
-
 def check(capsys, *argv):
     status = main(["check", *map(str, argv)])
     return status, capsys.readouterr()
 
 
 def test_c5_check_lists_every_error_with_file_and_line(tmp_path, capsys):
-    status, out = check(capsys, make(tmp_path, BROKEN))
+    status, out = check(capsys, write_files(tmp_path, BROKEN))
     assert status == 1
     lines = out.out.splitlines()
     expected = []
@@ -77,7 +70,7 @@ def test_c5_check_lists_every_error_with_file_and_line(tmp_path, capsys):
 
 
 def test_c5_check_json_shape(tmp_path, capsys):
-    status, out = check(capsys, make(tmp_path, BROKEN), "--format", "json")
+    status, out = check(capsys, write_files(tmp_path, BROKEN), "--format", "json")
     assert status == 1
     report = json.loads(out.out)
     assert list(report) == ["errors", "notes", "summary"]
@@ -89,7 +82,7 @@ def test_c5_check_json_shape(tmp_path, capsys):
 def test_c5_check_as_a_separate_process(tmp_path):
     script = Path(sys.executable).parent / "guide"
     command = [str(script)] if script.exists() else [sys.executable, "-m", "guide"]
-    done = subprocess.run([*command, "check", str(make(tmp_path, BROKEN)), "--format", "json"], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([*command, "check", str(write_files(tmp_path, BROKEN)), "--format", "json"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 1, done.stderr
     assert [error["path"] for error in json.loads(done.stdout)["errors"]] == [e[0] for e in EXPECTED]
 
@@ -104,7 +97,7 @@ def test_c5_check_bundled_example_is_clean(capsys):
 
 
 def test_c5_check_clean_docroot_counts_what_it_read(tmp_path, capsys):
-    docroot = make(tmp_path, {
+    docroot = write_files(tmp_path, {
         "_commands/a.md": FORM.format(description="A.", head="includes: [p]\n", form="fa", field="xa"),
         "_commands/b.md": FORM.format(description="B.", head="includes: [p]\n", form="fb", field="xb"),
         "_partials/p.md": FORM.format(description="P.", head="", form="shared", field="xp"),
@@ -119,7 +112,7 @@ def test_c5_check_clean_docroot_counts_what_it_read(tmp_path, capsys):
 
 def test_c5_one_broken_file_is_enough_to_fail(tmp_path, capsys):
     shutil.copytree(EXAMPLE, tmp_path / "docroot")
-    make(tmp_path / "docroot", {"_commands/extra.md": FORM.format(description="X.", head="", form="f", field="_hidden")})
+    write_files(tmp_path / "docroot", {"_commands/extra.md": FORM.format(description="X.", head="", form="f", field="_hidden")})
     status, out = check(capsys, tmp_path / "docroot")
     assert status == 1
     assert out.out.splitlines()[0].startswith("_commands/extra.md:9: form f: field name '_hidden' cannot start with '_'")
@@ -135,14 +128,14 @@ def test_c5_check_survives_a_when_on_a_field_of_a_broken_form(tmp_path, capsys):
         "---\nelicitation:\n  a:\n    schema: {type: object, properties: {x: {type: string, enum: [p]}}}\n"
         "  b:\n    message: m\n    when: {x: p}\n    schema: {type: object, properties: {y: {type: string}}}\n---\nb\n"
     )
-    status, out = check(capsys, make(tmp_path, {"_commands/c.md": text}), "--format", "json")
+    status, out = check(capsys, write_files(tmp_path, {"_commands/c.md": text}), "--format", "json")
     assert status == 1
     assert [(e["form"], e["message"]) for e in json.loads(out.out)["errors"]] == [("a", "a form needs a non-empty string `message`")]
 
 
 def test_c5_check_reports_errors_of_a_gated_partial(tmp_path, capsys):
     partial = "---\nrequires-team: data\nelicitation:\n  notes:\n    schema: {type: object, properties: {t: {type: string}}}\n---\nN.\n"
-    docroot = make(tmp_path, {
+    docroot = write_files(tmp_path, {
         "guide.yaml": "flags: {team: platform}\n",
         "_partials/notes.md": partial,
         "_commands/c.md": "---\nincludes: [notes]\n---\nb\n",
@@ -153,7 +146,7 @@ def test_c5_check_reports_errors_of_a_gated_partial(tmp_path, capsys):
 
 def test_c5_check_reports_errors_of_a_partial_nobody_includes(tmp_path, capsys):
     partial = "---\nelicitation:\n  notes:\n    message: m\n    schema: {type: object, properties: {t: {type: strin}}}\n---\nN.\n"
-    status, out = check(capsys, make(tmp_path, {"_partials/notes.md": partial}))
+    status, out = check(capsys, write_files(tmp_path, {"_partials/notes.md": partial}))
     assert status == 1 and out.out.startswith("_partials/notes.md:5: form notes: field 't'")
 
 
@@ -168,15 +161,15 @@ def _watch(docroot, *extra) -> pexpect.spawn:
 
 
 def test_check_watch_checks_again_after_each_change_until_ctrl_c(tmp_path):
-    docroot = make(tmp_path, {"_commands/a.md": FORM.format(description="A.", head="", form="fa", field="xa")})
+    docroot = write_files(tmp_path, {"_commands/a.md": FORM.format(description="A.", head="", form="fa", field="xa")})
     child = _watch(docroot)
     child.expect(r"ok: commands=1 ")
     child.expect("watching")
-    make(docroot, {"_commands/b.md": FORM.format(description="B.", head="", form="fb", field="_bad")})
+    write_files(docroot, {"_commands/b.md": FORM.format(description="B.", head="", form="fb", field="_bad")})
     child.expect("changed: _commands/b.md")
     child.expect(r"_commands/b.md:9: form fb: field name '_bad' cannot start with '_'")
     child.expect(r"1 error; commands=2 ")
-    make(docroot, {"_commands/b.md": FORM.format(description="B.", head="", form="fb", field="good")})
+    write_files(docroot, {"_commands/b.md": FORM.format(description="B.", head="", form="fb", field="good")})
     child.expect(r"ok: commands=2 ")
     child.sendintr()
     child.expect(pexpect.EOF)
@@ -185,12 +178,12 @@ def test_check_watch_checks_again_after_each_change_until_ctrl_c(tmp_path):
 
 
 def test_check_watch_json_prints_one_report_per_line(tmp_path):
-    docroot = make(tmp_path, {"index.md": "i"})
+    docroot = write_files(tmp_path, {"index.md": "i"})
     child = _watch(docroot, "--format", "json")
     child.expect(r"\{.*\}\r\n")
     first = json.loads(child.match.group(0))
     child.expect("watching")
-    make(docroot, {"notes/limits.json": "{}"})
+    write_files(docroot, {"notes/limits.json": "{}"})
     child.expect(r"\{.*\}\r\n")
     second = json.loads(child.match.group(0))
     child.sendintr()
@@ -205,7 +198,7 @@ def test_check_watch_of_a_missing_folder_says_so(tmp_path, capsys):
 
 
 def test_check_counts_text_json_and_yaml_documents_as_served(tmp_path, capsys):
-    docroot = make(tmp_path, {"index.md": "i", "notes/on-call.txt": "t", "data/limits.json": "{}", "data/owners.yaml": "a: 1", "logo.png": "x"})
+    docroot = write_files(tmp_path, {"index.md": "i", "notes/on-call.txt": "t", "data/limits.json": "{}", "data/owners.yaml": "a: 1", "logo.png": "x"})
     status, out = check(capsys, docroot, "--format", "json")
     assert status == 0
     assert json.loads(out.out)["summary"]["documents"] == 4

@@ -4,6 +4,7 @@ Import them with `from docroot.conftest import ...` (pytest puts `tests/` on the
 """
 
 import math
+from pathlib import Path
 
 
 def same(a, b) -> bool:
@@ -17,3 +18,12 @@ def same(a, b) -> bool:
     if isinstance(a, float) and math.isnan(a):
         return math.isnan(b)
     return a == b
+
+
+def write_files(root: Path, files: dict[str, str]) -> Path:
+    """Write each file (path relative to `root`: text) as UTF-8, making its folders; return `root`."""
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root

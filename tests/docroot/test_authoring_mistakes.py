@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from docroot.conftest import write_files
 from guide.cli import main
 from guide.docroot.folder import Docroot
 from guide.docroot.lint import lint
@@ -186,10 +187,7 @@ def test_one_root_cause_is_reported_without_follow_on_errors(tmp_path):
             "  timeline:\n    message: T.\n    when: {ticket: [INC-1]}\n    schema: {type: object, properties: {start: {type: string}}}\n---\nb\n"
         ),
     }
-    for rel, text in files.items():
-        path = tmp_path / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
+    write_files(tmp_path, files)
     report = lint(Docroot(tmp_path).snapshot())
     messages = [(problem.path, problem.message) for problem in report.problems]
     assert [path for path, _ in messages] == ["_commands/pm.md", "guide.yaml"], messages

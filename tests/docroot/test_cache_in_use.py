@@ -8,6 +8,7 @@ import pytest
 from fastmcp import Client
 from fastmcp.client.transports import StdioTransport
 
+from docroot.conftest import write_files
 from guide.cli import main
 from guide.docroot import parse_cache, report_cache
 from guide.docroot.folder import Docroot
@@ -23,23 +24,25 @@ FILES = {
 }
 
 
-def write(root, files):
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
-
-
 def fresh(root, folder) -> Docroot:
     """A docroot as a new process sees it: its cache loaded from the cache folder."""
     return Docroot(root, cache=ParseCache(root, folder))
 
 
+def saved(tmp_path):
+    """FILES written, and their parses saved in a cache folder as a first process leaves them: (root, folder)."""
+    folder = tmp_path / "cache"
+    root = write_files(tmp_path / "docroot", FILES)
+    first = fresh(root, folder)
+    lint(first.snapshot())
+    first.remember_parses()
+    return root, folder
+
+
 def test_guide_check_leaves_a_cache_the_next_process_uses_without_parsing(tmp_path, monkeypatch, capsys):
     folder = tmp_path / "cache"
     monkeypatch.setenv("GUIDE_CACHE_DIR", str(folder))
-    root = write(tmp_path / "docroot", FILES)
+    root = write_files(tmp_path / "docroot", FILES)
     assert main(["check", str(root)]) == 0
     docroot = fresh(root, folder / "frontmatter")  # where GUIDE_CACHE_DIR puts it, as the next `guide check` or `guide serve` reads it
     assert lint(docroot.snapshot()).problems == []
@@ -47,12 +50,8 @@ def test_guide_check_leaves_a_cache_the_next_process_uses_without_parsing(tmp_pa
 
 
 def test_one_edited_file_costs_one_parse(tmp_path):
-    folder = tmp_path / "cache"
-    root = write(tmp_path / "docroot", FILES)
-    first = fresh(root, folder)
-    lint(first.snapshot())
-    first.remember_parses()
-    write(root, {"_commands/notes.md": "---\ndescription: Edited notes.\n---\nN2\n"})
+    root, folder = saved(tmp_path)
+    write_files(root, {"_commands/notes.md": "---\ndescription: Edited notes.\n---\nN2\n"})
     second = fresh(root, folder)
     assert second.snapshot().command("notes").description == "Edited notes."
     lint(second.snapshot())
@@ -60,11 +59,7 @@ def test_one_edited_file_costs_one_parse(tmp_path):
 
 
 def test_deleted_and_renamed_files_are_dropped_and_read_anew(tmp_path):
-    folder = tmp_path / "cache"
-    root = write(tmp_path / "docroot", FILES)
-    first = fresh(root, folder)
-    lint(first.snapshot())
-    first.remember_parses()
+    root, folder = saved(tmp_path)
     (root / "_commands" / "notes.md").unlink()
     (root / "_partials" / "footer.md").rename(root / "_partials" / "signature.md")
     second = fresh(root, folder)
@@ -76,7 +71,7 @@ def test_deleted_and_renamed_files_are_dropped_and_read_anew(tmp_path):
 
 def test_two_servers_starting_at_once_on_one_docroot_both_serve(tmp_path, monkeypatch):
     monkeypatch.setenv("GUIDE_CACHE_DIR", str(tmp_path / "cache"))  # empty: both parse and both save
-    root = write(tmp_path / "docroot", FILES)
+    root = write_files(tmp_path / "docroot", FILES)
     env = {key: value for key, value in os.environ.items() if key != "GUIDE_STATE_KEYS"}
 
     async def read_once() -> str:
@@ -100,7 +95,7 @@ def test_two_servers_starting_at_once_on_one_docroot_both_serve(tmp_path, monkey
 
 def test_an_unchanged_docroot_is_checked_from_the_kept_report(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("GUIDE_CACHE_DIR", str(tmp_path / "cache"))
-    root = write(tmp_path / "docroot", {**FILES, "_commands/typo.md": "---\nelicitaton: {}\n---\nx\n", "notes.md": "n\n"})
+    root = write_files(tmp_path / "docroot", {**FILES, "_commands/typo.md": "---\nelicitaton: {}\n---\nx\n", "notes.md": "n\n"})
     assert main(["check", str(root)]) == 1
     first = capsys.readouterr().out
     monkeypatch.setattr(report_cache, "lint", lambda snapshot: pytest.fail("the docroot was linted again"))
@@ -110,7 +105,7 @@ def test_an_unchanged_docroot_is_checked_from_the_kept_report(tmp_path, monkeypa
 
 def test_a_starting_server_and_guide_check_share_the_kept_report(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("GUIDE_CACHE_DIR", str(tmp_path / "cache"))
-    root = write(tmp_path / "docroot", {**FILES, "_commands/typo.md": "---\nelicitaton: {}\n---\nx\n"})
+    root = write_files(tmp_path / "docroot", {**FILES, "_commands/typo.md": "---\nelicitaton: {}\n---\nx\n"})
     assert start_line(Docroot(root)).endswith(f"1 authoring error (`guide check {root}` lists them)")
     monkeypatch.setattr(report_cache, "lint", lambda snapshot: pytest.fail("the docroot was linted again"))
     assert main(["check", str(root)]) == 1  # the report the server's start check kept
@@ -130,7 +125,7 @@ def test_a_starting_server_and_guide_check_share_the_kept_report(tmp_path, monke
 )
 def test_any_change_is_checked_again(tmp_path, monkeypatch, capsys, change):
     monkeypatch.setenv("GUIDE_CACHE_DIR", str(tmp_path / "cache"))
-    root = write(tmp_path / "docroot", {**FILES, "notes.md": "n\n"})
+    root = write_files(tmp_path / "docroot", {**FILES, "notes.md": "n\n"})
     assert main(["check", str(root)]) == 0
     capsys.readouterr()
     change(root)
@@ -143,7 +138,7 @@ def test_any_change_is_checked_again(tmp_path, monkeypatch, capsys, change):
 
 def test_a_corrupt_kept_report_is_checked_again(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("GUIDE_CACHE_DIR", str(tmp_path / "cache"))
-    root = write(tmp_path / "docroot", FILES)
+    root = write_files(tmp_path / "docroot", FILES)
     assert main(["check", str(root)]) == 0
     for kept in (tmp_path / "cache" / "reports").glob("*.json"):
         kept.write_text("{not json")
@@ -154,11 +149,7 @@ def test_a_corrupt_kept_report_is_checked_again(tmp_path, monkeypatch, capsys):
 
 def test_a_server_answering_one_question_parses_what_it_needs_and_leaves_the_cache_unread(tmp_path, monkeypatch):
     monkeypatch.setattr(parse_cache, "SMALL_CACHE_BYTES", 0)  # as with a large docroot's cache
-    folder = tmp_path / "cache"
-    root = write(tmp_path / "docroot", FILES)
-    first = fresh(root, folder)
-    lint(first.snapshot())
-    first.remember_parses()
+    root, folder = saved(tmp_path)
     docroot = Docroot(root, cache=ParseCache(root, folder, load_after=10))
     assert docroot.snapshot().command("notes").description == "Notes."
     assert (docroot.cache.parsed, docroot.cache.reused) == (1, 0)  # one file parsed, the stored parses never loaded
@@ -170,7 +161,7 @@ def test_a_server_answering_one_question_parses_what_it_needs_and_leaves_the_cac
 
 def test_a_server_that_parsed_every_file_saves_them_for_the_next(tmp_path):
     folder = tmp_path / "cache"
-    root = write(tmp_path / "docroot", FILES)
+    root = write_files(tmp_path / "docroot", FILES)
     server = Docroot(root, cache=ParseCache(root, folder, load_after=10))
     lint(server.snapshot())
     server.remember_parses(if_loaded=True)
@@ -180,7 +171,7 @@ def test_a_server_that_parsed_every_file_saves_them_for_the_next(tmp_path):
 
 
 def test_a_render_parses_only_the_partials_it_includes(tmp_path):
-    root = write(tmp_path / "docroot", {**FILES, "_partials/unused.md": "---\ndescription: Unused.\n---\nU\n"})
+    root = write_files(tmp_path / "docroot", {**FILES, "_partials/unused.md": "---\ndescription: Unused.\n---\nU\n"})
     docroot = Docroot(root, cache=ParseCache(root, tmp_path / "cache", load_after=10))
     bodies = docroot.snapshot().partial_bodies
     assert bodies["footer"] == "F\n"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from docroot.conftest import same
+from docroot.conftest import same, write_files
 from guide.docroot.frontmatter import FrontmatterError, Parsed, split
 from guide.docroot.parse_cache import CACHE_DIR_VARIABLE, NO_CACHE_VARIABLE, SUBFOLDER, ParseCache, cache_folder
 
@@ -79,11 +79,7 @@ for _ in range(15):
 
 
 def write_docroot(root: Path, files: dict[str, str] = FILES) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(text.encode("utf-8"))
-    return root
+    return write_files(root, files)
 
 
 def read_all(cache: ParseCache, root: Path, rels=None) -> dict:

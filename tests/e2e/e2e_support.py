@@ -2,6 +2,8 @@
 
 import asyncio
 import copy
+import socket
+import subprocess
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -117,3 +119,20 @@ def missing_keywords_error(error: MCPError, mode: str, keywords: str) -> None:
         assert error.error.data == FORM_CAPABILITY
     else:
         assert error.error.code < 0
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def stop(process: subprocess.Popen) -> None:
+    """End a server process: SIGTERM, then SIGKILL if it has not ended within 10 s."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from e2e_support import free_port, stop
 from fastmcp import Client
 from mcp import MCPError
 from mcp_types import ElicitResult, InputRequiredResult
@@ -47,12 +48,6 @@ def mode() -> str:
     return "2026-07-28"
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def _accepts(port: int) -> bool:
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=0.5):
@@ -68,7 +63,7 @@ def guide_server(keys: str, workdir: Path):
     env = dict(os.environ, GUIDE_STATE_KEYS=keys)
     log_path = workdir / "server.log"
     for _attempt in range(3):  # a free port can be taken between probing and binding: try another
-        port = _free_port()
+        port = free_port()
         with log_path.open("wb") as log:
             process = subprocess.Popen(
                 [sys.executable, "-m", "guide", "serve", "--docroot", str(DOCROOT), "--transport", "http", "--host", "127.0.0.1", "--port", str(port)],
@@ -89,12 +84,7 @@ def guide_server(keys: str, workdir: Path):
                 pytest.fail(f"guide serve did not accept connections on port {port} within {START_TIMEOUT:.0f} s:\n{log_path.read_text(errors='replace')}")
         finally:
             if process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+                stop(process)
     pytest.fail(f"guide serve exited before accepting connections:\n{log_path.read_text(errors='replace')}")
 
 

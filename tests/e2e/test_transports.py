@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from e2e_docroot import write_base_docroot
-from e2e_support import Elicitor, eventually, missing_keywords_error, read, read_error
+from e2e_support import Elicitor, eventually, free_port, missing_keywords_error, read, read_error, stop
 from fastmcp.client.transports import StdioTransport
 from live_support import Recorder, connected
 
@@ -30,12 +30,6 @@ def _environment() -> dict[str, str]:
     return env
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture
 def stdio(tmp_path):
     """A factory for stdio transports that start `python -m guide serve` over a fresh standard docroot."""
@@ -52,7 +46,7 @@ def http_server(tmp_path_factory):
     docroot, project = base / "docroot", base / "project"
     write_base_docroot(docroot)
     project.mkdir()
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen(
         [sys.executable, *_serve_args(docroot, project, "--transport", "http", "--host", "127.0.0.1", "--port", str(port))],
         env=_environment(), cwd=project, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -71,12 +65,7 @@ def http_server(tmp_path_factory):
                 time.sleep(0.1)
         yield f"http://127.0.0.1:{port}/mcp", docroot
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+        stop(process)
 
 
 @pytest.fixture
