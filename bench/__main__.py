@@ -55,7 +55,7 @@ def _machine() -> dict:
 async def _run_all(config: Config, out: Path, only: set[str]) -> dict[str, dict]:
     from bench import b1_static, b2_flow, b3_core, b4_scale, b5_watch, b6_state, b7_http, b8_listing, b9_start, b10_restart
     from bench.docroot_gen import generate
-    from guide.docroot.parse_cache import CACHE_DIR_VARIABLE
+    from guide.docroot.store.disk import CACHE_DIR_VARIABLE
 
     results: dict[str, dict] = {}
     with tempfile.TemporaryDirectory(prefix="guide-bench-") as temp:

@@ -11,19 +11,18 @@ from pathlib import Path
 from bench.common import Config, project_dir
 from bench.docroot_gen import RICH_ANSWERS, rich_docroot
 from bench.measure import interleave_sync, repeat_sync, summary
-from guide.address import Target
 from guide.docroot.folder import Docroot
 from guide.forms import state
 from guide.forms.resolve import Answer, Ask, Progress, Render, step
-from guide.routes.resolve import resolve
+from guide.routes.resolve import AddressRead, resolve
 
 TARGET_US = 50.0
 
 
 def rich_request(workdir: Path):
     root = rich_docroot(workdir / "b3-docroot")
-    call = resolve(Docroot(root, project_dir(workdir)), Target("command", ("rich",)))
-    return call.request(can_elicit=True)
+    call = resolve(Docroot(root, project_dir(workdir)).current(), AddressRead("guide://_rich"))
+    return call.request(can_elicit=True, active_phase=None)
 
 
 def interaction(request) -> list[tuple[Progress, dict]]:

@@ -24,7 +24,7 @@ from bench.common import Config, log, project_dir
 from bench.docroot_gen import generate
 from bench.measure import summary
 from bench.procs import child_pid, peak_rss_mb, serve_transport, timed_run
-from guide.docroot.parse_cache import NO_CACHE_VARIABLE
+from guide.docroot.store.disk import NO_CACHE_VARIABLE
 
 TARGET_START_S = 2.0
 TARGET_RSS_MB = 300.0

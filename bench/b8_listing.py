@@ -23,7 +23,7 @@ from bench.b4_scale import growth
 from bench.common import Config, log, project_dir
 from bench.measure import ratio_summary, summary
 from bench.procs import child_pid, peak_rss_mb, python_transport, serve_transport
-from guide.docroot.parse_cache import CACHE_DIR_VARIABLE
+from guide.docroot.store.disk import CACHE_DIR_VARIABLE
 
 TARGET_FIRST = 1.2
 TARGET_SECOND = 1.0

@@ -7,13 +7,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from guide.address import parse as parse_address
 from guide.docroot.folder import Docroot
 from guide.docroot.frontmatter import load_mapping, split
 from guide.errors import GuideError
 from guide.examples import DOCROOT
 from guide.forms.resolve import Fail, read_keywords
-from guide.routes.resolve import resolve
+from guide.routes.resolve import AddressRead, Call, resolve
 from guide.scaffold import DOCROOT as SCAFFOLD
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -63,10 +62,10 @@ def test_each_yaml_example_is_an_excerpt_of_the_named_file(source, block):
 def _works(docroot: Path, uri: str) -> bool:
     """Whether the address reads content, or finds an entrypoint whose keywords it gives are valid, on that docroot."""
     try:
-        found = resolve(Docroot(docroot), parse_address(uri))
+        found = resolve(Docroot(docroot).current(), AddressRead(uri))
     except GuideError:
         return False
-    return isinstance(found, str) or not isinstance(read_keywords(found.request(can_elicit=True)), Fail)
+    return not isinstance(found, Call) or not isinstance(read_keywords(found.request(can_elicit=True, active_phase=None)), Fail)
 
 
 @pytest.mark.parametrize("uri", list(_addresses()))

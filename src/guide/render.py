@@ -7,7 +7,7 @@ disk during a render, and values are never read as templates.
 """
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,10 +55,10 @@ def template_problem(body: str) -> tuple[int, str] | None:
     return inspect(body).problem
 
 
-def render(body: str, context: Mapping[str, Any], partials: Mapping[str, str]) -> str:
-    """Render a template with standard Mustache; `{{>name}}` reads from `partials`."""
+def render(body: str, context: Mapping[str, Any], partial: Callable[[str], str | None]) -> str:
+    """Render a template with standard Mustache; `{{>name}}` renders `partial(name)` (nothing when it gives None)."""
     try:
-        return mstache.render(body, context, resolver=partials.get, stringify=_stringify, strict=True, recursion_limit=PARTIAL_DEPTH)
+        return mstache.render(body, context, resolver=partial, stringify=_stringify, strict=True, recursion_limit=PARTIAL_DEPTH)
     except mstache.TemplateRecursionError:
         raise RenderLoop(f"partials include each other more than {PARTIAL_DEPTH} levels deep; guide check names the loop") from None
 

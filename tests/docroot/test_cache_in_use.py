@@ -10,10 +10,10 @@ from fastmcp.client.transports import StdioTransport
 
 from docroot.conftest import write_files
 from guide.cli import main
-from guide.docroot import parse_cache, report_cache
 from guide.docroot.folder import Docroot
 from guide.docroot.lint import lint
-from guide.docroot.parse_cache import ParseCache
+from guide.docroot.store import parses, reports
+from guide.docroot.store.disk import Store
 from guide.server.report import start_line
 
 FILES = {
@@ -24,9 +24,11 @@ FILES = {
 }
 
 
-def fresh(root, folder) -> Docroot:
-    """A docroot as a new process sees it: its cache loaded from the cache folder."""
-    return Docroot(root, cache=ParseCache(root, folder))
+def fresh(root, folder, load_after=0) -> Docroot:
+    """A docroot as a new process sees it: its kept parses loaded from the cache folder (after `load_after` direct parses)."""
+    docroot = Docroot(root, store=Store(folder))
+    docroot.parses.load_after = load_after
+    return docroot
 
 
 def saved(tmp_path):
@@ -34,8 +36,8 @@ def saved(tmp_path):
     folder = tmp_path / "cache"
     root = write_files(tmp_path / "docroot", FILES)
     first = fresh(root, folder)
-    lint(first.snapshot())
-    first.remember_parses()
+    lint(first.current())
+    first.keep_parses()
     return root, folder
 
 
@@ -44,18 +46,18 @@ def test_guide_check_leaves_a_cache_the_next_process_uses_without_parsing(tmp_pa
     monkeypatch.setenv("GUIDE_CACHE_DIR", str(folder))
     root = write_files(tmp_path / "docroot", FILES)
     assert main(["check", str(root)]) == 0
-    docroot = fresh(root, folder / "frontmatter")  # where GUIDE_CACHE_DIR puts it, as the next `guide check` or `guide serve` reads it
-    assert lint(docroot.snapshot()).problems == []
-    assert (docroot.cache.parsed, docroot.cache.reused) == (0, len(FILES))
+    docroot = fresh(root, folder)  # where GUIDE_CACHE_DIR puts it, as the next `guide check` or `guide serve` reads it
+    assert lint(docroot.current()).problems == []
+    assert (docroot.parses.parsed, docroot.parses.reused) == (0, len(FILES))
 
 
 def test_one_edited_file_costs_one_parse(tmp_path):
     root, folder = saved(tmp_path)
     write_files(root, {"_commands/notes.md": "---\ndescription: Edited notes.\n---\nN2\n"})
     second = fresh(root, folder)
-    assert second.snapshot().command("notes").description == "Edited notes."
-    lint(second.snapshot())
-    assert (second.cache.parsed, second.cache.reused) == (1, len(FILES) - 1)
+    assert second.current().command("notes").description == "Edited notes."
+    lint(second.current())
+    assert (second.parses.parsed, second.parses.reused) == (1, len(FILES) - 1)
 
 
 def test_deleted_and_renamed_files_are_dropped_and_read_anew(tmp_path):
@@ -63,10 +65,10 @@ def test_deleted_and_renamed_files_are_dropped_and_read_anew(tmp_path):
     (root / "_commands" / "notes.md").unlink()
     (root / "_partials" / "footer.md").rename(root / "_partials" / "signature.md")
     second = fresh(root, folder)
-    snapshot = second.snapshot()
+    snapshot = second.current()
     assert snapshot.command("notes") is None and "signature" in snapshot.partials
     lint(snapshot)
-    assert (second.cache.parsed, second.cache.reused) == (1, 2)
+    assert (second.parses.parsed, second.parses.reused) == (1, 2)
 
 
 def test_two_servers_starting_at_once_on_one_docroot_both_serve(tmp_path, monkeypatch):
@@ -85,12 +87,12 @@ def test_two_servers_starting_at_once_on_one_docroot_both_serve(tmp_path, monkey
         return await asyncio.gather(read_once(), read_once())
 
     assert asyncio.run(both()) == ["R quick\n", "R quick\n"]
-    docroot = fresh(root, tmp_path / "cache" / "frontmatter")
-    lint(docroot.snapshot())
+    docroot = fresh(root, tmp_path / "cache")
+    lint(docroot.current())
     # The cache either process left is usable: what the servers parsed is reused (the partial
     # no request needed is parsed by them only if their start check ran before the clients left).
-    assert docroot.cache.reused >= len(FILES) - 1
-    assert docroot.cache.reused + docroot.cache.parsed == len(FILES)
+    assert docroot.parses.reused >= len(FILES) - 1
+    assert docroot.parses.reused + docroot.parses.parsed == len(FILES)
 
 
 def test_an_unchanged_docroot_is_checked_from_the_kept_report(tmp_path, monkeypatch, capsys):
@@ -98,7 +100,7 @@ def test_an_unchanged_docroot_is_checked_from_the_kept_report(tmp_path, monkeypa
     root = write_files(tmp_path / "docroot", {**FILES, "_commands/typo.md": "---\nelicitaton: {}\n---\nx\n", "notes.md": "n\n"})
     assert main(["check", str(root)]) == 1
     first = capsys.readouterr().out
-    monkeypatch.setattr(report_cache, "lint", lambda snapshot: pytest.fail("the docroot was linted again"))
+    monkeypatch.setattr(reports, "lint", lambda snapshot: pytest.fail("the docroot was linted again"))
     assert main(["check", str(root)]) == 1
     assert capsys.readouterr().out == first
 
@@ -107,7 +109,7 @@ def test_a_starting_server_and_guide_check_share_the_kept_report(tmp_path, monke
     monkeypatch.setenv("GUIDE_CACHE_DIR", str(tmp_path / "cache"))
     root = write_files(tmp_path / "docroot", {**FILES, "_commands/typo.md": "---\nelicitaton: {}\n---\nx\n"})
     assert start_line(Docroot(root)).endswith(f"1 authoring error (`guide check {root}` lists them)")
-    monkeypatch.setattr(report_cache, "lint", lambda snapshot: pytest.fail("the docroot was linted again"))
+    monkeypatch.setattr(reports, "lint", lambda snapshot: pytest.fail("the docroot was linted again"))
     assert main(["check", str(root)]) == 1  # the report the server's start check kept
     assert "elicitaton" in capsys.readouterr().out
     assert "1 authoring error" in start_line(Docroot(root))  # and a restarted server reads it too
@@ -130,8 +132,8 @@ def test_any_change_is_checked_again(tmp_path, monkeypatch, capsys, change):
     capsys.readouterr()
     change(root)
     linted = []
-    real_lint = report_cache.lint
-    monkeypatch.setattr(report_cache, "lint", lambda snapshot: linted.append(1) or real_lint(snapshot))
+    real_lint = reports.lint
+    monkeypatch.setattr(reports, "lint", lambda snapshot: linted.append(1) or real_lint(snapshot))
     main(["check", str(root)])
     assert linted == [1]
 
@@ -148,32 +150,33 @@ def test_a_corrupt_kept_report_is_checked_again(tmp_path, monkeypatch, capsys):
 
 
 def test_a_server_answering_one_question_parses_what_it_needs_and_leaves_the_cache_unread(tmp_path, monkeypatch):
-    monkeypatch.setattr(parse_cache, "SMALL_CACHE_BYTES", 0)  # as with a large docroot's cache
+    monkeypatch.setattr(parses, "SMALL_BYTES", 0)  # as with a large docroot's cache
     root, folder = saved(tmp_path)
-    docroot = Docroot(root, cache=ParseCache(root, folder, load_after=10))
-    assert docroot.snapshot().command("notes").description == "Notes."
-    assert (docroot.cache.parsed, docroot.cache.reused) == (1, 0)  # one file parsed, the stored parses never loaded
-    written = docroot.cache.path.stat().st_mtime_ns
-    docroot.remember_parses(if_loaded=True)  # what a server does as it stops
-    assert docroot.cache._loaded is None, "saving one parse must not load the whole cache"
-    assert docroot.cache.path.stat().st_mtime_ns == written
+    docroot = fresh(root, folder, load_after=10)
+    assert docroot.current().command("notes").description == "Notes."
+    assert (docroot.parses.parsed, docroot.parses.reused) == (1, 0)  # one file parsed, the stored parses never loaded
+    kept = docroot.store.path(parses.KIND, str(root.resolve()))
+    written = kept.stat().st_mtime_ns
+    docroot.keep_parses(if_loaded=True)  # what a server does as it stops
+    assert docroot.parses._loaded is None, "saving one parse must not load the whole cache"
+    assert kept.stat().st_mtime_ns == written
 
 
 def test_a_server_that_parsed_every_file_saves_them_for_the_next(tmp_path):
     folder = tmp_path / "cache"
     root = write_files(tmp_path / "docroot", FILES)
-    server = Docroot(root, cache=ParseCache(root, folder, load_after=10))
-    lint(server.snapshot())
-    server.remember_parses(if_loaded=True)
+    server = fresh(root, folder, load_after=10)
+    lint(server.current())
+    server.keep_parses(if_loaded=True)
     following = fresh(root, folder)
-    lint(following.snapshot())
-    assert following.cache.parsed == 0
+    lint(following.current())
+    assert following.parses.parsed == 0
 
 
 def test_a_render_parses_only_the_partials_it_includes(tmp_path):
     root = write_files(tmp_path / "docroot", {**FILES, "_partials/unused.md": "---\ndescription: Unused.\n---\nU\n"})
-    docroot = Docroot(root, cache=ParseCache(root, tmp_path / "cache", load_after=10))
-    bodies = docroot.snapshot().partial_bodies
-    assert bodies["footer"] == "F\n"
-    assert docroot.cache.parsed == 1
-    assert sorted(bodies) == ["footer", "unused"]
+    docroot = fresh(root, tmp_path / "cache", load_after=10)
+    built = docroot.current()
+    assert built.partial_body("footer") == "F\n"
+    assert docroot.parses.parsed == 1
+    assert sorted(built.partials) == ["footer", "unused"]

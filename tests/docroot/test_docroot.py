@@ -5,8 +5,8 @@ import textwrap
 
 import pytest
 
+import guide.docroot.built as built_module
 import guide.docroot.folder as folder_module
-import guide.docroot.sources as sources_module
 from guide.docroot.folder import Docroot
 
 
@@ -24,11 +24,11 @@ def docroot_of(root, files, project=None):
 
 
 def snapshot(root, files, project=None):
-    return docroot_of(root, files, project).snapshot()
+    return docroot_of(root, files, project).current()
 
 
 def problems_of(snap):
-    return [(p.path, p.line, p.form, p.field, p.message) for p in snap.problems()]
+    return [(p.path, p.line, p.form, p.field, p.message) for p in snap.report()[0]]
 
 
 FORM = """
@@ -101,27 +101,27 @@ def test_c2_addresses_of_each_kind(tmp_path):
     })
     assert snap.command("workflow/phase").uri == "guide://_workflow/phase"
     assert snap.skill("workflow-review").uri == "guide://$workflow-review"
-    assert snap.member("workflow-review", "checklist.md") == tmp_path.resolve() / "_skills/workflow-review/checklist.md"
+    assert snap.member("workflow-review", "checklist.md") == "_skills/workflow-review/checklist.md"
     assert snap.member("workflow-review", "missing.md") is None
-    assert snap.document("lang/python") == tmp_path.resolve() / "lang/python.md"
+    assert snap.document("lang/python") == "lang/python.md"
     assert snap.command("phase") is None and snap.skill("checklist") is None
 
 
 @pytest.mark.parametrize("name", ["Review", "-review", "review-", "code--review", "code_review", "a" * 65])
 def test_c2_invalid_skill_folder_names(tmp_path, name):
     snap = snapshot(tmp_path, {f"_skills/{name}/SKILL.md": "s", f"_skills/{name}/notes.md": "n"})
-    assert snap.skills() == [] and snap.layout.members == {}
+    assert snap.every("skill") == [] and snap.layout.members == {}
     [(path, line, form, field, message)] = problems_of(snap)
     assert path == f"_skills/{name}/SKILL.md" and f"skill folder name {name!r}" in message
 
 
 def test_c2_longest_valid_skill_name(tmp_path):
-    assert [s.name for s in snapshot(tmp_path, {f"_skills/{'a' * 64}/SKILL.md": "s"}).skills()] == ["a" * 64]
+    assert [s.name for s in snapshot(tmp_path, {f"_skills/{'a' * 64}/SKILL.md": "s"}).every("skill")] == ["a" * 64]
 
 
 def test_c2_one_name_defined_twice(tmp_path):
     snap = snapshot(tmp_path, {"_commands/a.md": "1", "_commands/a.mustache": "2"})
-    assert any("command 'a' is also defined by" in p.message for p in snap.problems())
+    assert any("command 'a' is also defined by" in p.message for p in snap.report()[0])
 
 
 def test_c4_skill_name_must_equal_its_folder(tmp_path):
@@ -145,31 +145,32 @@ def test_c5_frontmatter_errors_name_the_line(tmp_path, text, line, says):
     snap = snapshot(tmp_path, {"_commands/a.md": text})
     [(path, found_line, _, _, message)] = problems_of(snap)
     assert (path, found_line) == ("_commands/a.md", line) and says in message
-    assert snap.command("a").problems
+    assert snap.problems(snap.command("a"))
 
 
 def test_c5_file_that_is_not_utf8(tmp_path):
     (tmp_path / "_commands").mkdir()
     (tmp_path / "_commands/a.md").write_bytes(b"---\ndescription: \xff\n---\n")
-    assert problems_of(Docroot(tmp_path).snapshot()) == [("_commands/a.md", None, None, None, "file is not UTF-8 text (byte 18 is 0xff)")]
+    assert problems_of(Docroot(tmp_path).current()) == [("_commands/a.md", None, None, None, "file is not UTF-8 text (byte 18 is 0xff)")]
 
 
 def test_c5_crlf_line_endings_are_read(tmp_path):
     (tmp_path / "_commands").mkdir()
     text = "---\r\ndescription: CRLF\r\nelicitation:\r\n  f:\r\n    message: m\r\n    schema: {type: object, properties: {x: {type: strin}}}\r\n---\r\nb\r\n"
     (tmp_path / "_commands/a.md").write_bytes(text.encode())
-    snap = Docroot(tmp_path).snapshot()
+    snap = Docroot(tmp_path).current()
     assert snap.command("a").description == "CRLF"
-    assert [(p.line, p.field) for p in snap.problems()] == [(6, "x")]
+    assert [(p.line, p.field) for p in snap.report()[0]] == [(6, "x")]
 
 
 def test_c5_byte_order_mark_before_frontmatter(tmp_path):
     (tmp_path / "_commands").mkdir()
     text = "\ufeff---\ndescription: BOM\nelicitation:\n  f:\n    message: m\n    schema: {type: object, properties: {x: {type: string}}}\n---\nBody\n"
     (tmp_path / "_commands/a.md").write_bytes(text.encode())
-    entry = Docroot(tmp_path).snapshot().command("a")
+    snap = Docroot(tmp_path).current()
+    entry = snap.command("a")
     assert entry.description == "BOM" and [f.id for f in entry.forms.forms] == ["f"]
-    assert "elicitation" not in entry.body
+    assert "elicitation" not in snap.parsed(entry.path).body
 
 
 def test_c5_form_errors_point_at_the_key(tmp_path):
@@ -187,7 +188,7 @@ def test_c5_near_miss_frontmatter_key_is_an_error_naming_the_key(tmp_path):
 def test_c5_stranger_frontmatter_key_is_a_note(tmp_path):
     snap = snapshot(tmp_path, {"_commands/a.md": "---\ndescription: d\nnmae: x\n---\nb\n"})
     assert problems_of(snap) == []
-    [note] = snap.notes()
+    [note] = snap.report()[1]
     assert (note.path, note.line) == ("_commands/a.md", 3) and "`nmae`" in note.message
 
 
@@ -205,32 +206,33 @@ def test_c10_guide_yaml_flags_phases_and_state_file(tmp_path):
     write(project, "state/phase.yaml", "phase: planning\n")
     config = "flags: {workflow: true, team: data}\nworkflow:\n  phases: [discussion, planning, review]\n  state-file: state/phase.yaml\n"
     docroot = docroot_of(tmp_path / "root", {"guide.yaml": config}, project=project)
-    snap = docroot.snapshot()
+    snap = docroot.current()
     assert snap.config.flags == {"workflow": True, "team": "data"}
     assert snap.config.phases == ("discussion", "planning", "review")
-    assert docroot.active_phase() == "planning"
+    assert docroot.active_phase(docroot.current()) == "planning"
     write(project, "state/phase.yaml", "phase: review\n")
-    assert docroot.active_phase() == "review"
+    assert docroot.active_phase(docroot.current()) == "review"
 
 
 def test_c10_defaults_without_guide_yaml(tmp_path):
     project = tmp_path / "project"
     write(project, ".guide.yaml", "phase: check\n")
     docroot = docroot_of(tmp_path / "root", {"index.md": "d"}, project=project)
-    snap = docroot.snapshot()
+    snap = docroot.current()
     assert (snap.config.flags, snap.config.phases) == ({}, ())
-    assert docroot.active_phase() is None  # no workflow enabled: the state file is not consulted
+    assert docroot.active_phase(docroot.current()) is None  # no workflow enabled: the state file is not consulted
 
 
 def test_c10_default_state_file_is_read_when_phases_are_enabled(tmp_path):
     project = tmp_path / "project"
     write(project, ".guide.yaml", "phase: check\n")
     docroot = docroot_of(tmp_path / "root", {"guide.yaml": "workflow: {phases: [plan, check]}\n"}, project=project)
-    assert docroot.active_phase() == "check"
+    assert docroot.active_phase(docroot.current()) == "check"
 
 
 def test_c10_no_state_file_means_no_active_phase(tmp_path):
-    assert docroot_of(tmp_path, {"guide.yaml": "workflow: {phases: [a]}\n"}).active_phase() is None
+    docroot = docroot_of(tmp_path, {"guide.yaml": "workflow: {phases: [a]}\n"})
+    assert docroot.active_phase(docroot.current()) is None
 
 
 @pytest.mark.parametrize(
@@ -259,8 +261,8 @@ def test_c4_requires_on_an_entrypoint(tmp_path, requires, applies):
     snap = snapshot(tmp_path, {"guide.yaml": "flags: {team: data}\n", "_commands/gated.md": gate, "_skills/gated/SKILL.md": gate})
     assert (snap.command("gated") is not None) is applies
     assert (snap.skill("gated") is not None) is applies
-    assert [c.name for c in snap.commands()] == (["gated"] if applies else [])
-    assert [s.name for s in snap.skills()] == (["gated"] if applies else [])
+    assert [c.name for c in snap.every("command")] == (["gated"] if applies else [])
+    assert [s.name for s in snap.every("skill")] == (["gated"] if applies else [])
 
 
 @pytest.mark.parametrize("flags", ["{}", "{workflow: 1}", "{workflow: 'true'}"])
@@ -279,7 +281,7 @@ def test_c4_requires_on_a_partial(tmp_path, team, contributes):
     })
     forms = [f.id for f in snap.command("release").forms.forms]
     assert forms == (["main", "notes"] if contributes else ["main"])
-    assert ("notes" in snap.partial_bodies) is contributes
+    assert (snap.partial_body("notes") is not None) is contributes
 
 
 def test_c5_includes_join_forms_in_order(tmp_path):
@@ -290,8 +292,9 @@ def test_c5_includes_join_forms_in_order(tmp_path):
     })
     entry = snap.command("c")
     assert [f.id for f in entry.forms.forms] == ["own", "fb", "fa"]
-    assert entry.problems == ()
-    assert "{{" not in entry.body and "Body." in entry.body
+    assert snap.problems(entry) == ()
+    body = snap.parsed(entry.path).body
+    assert "{{" not in body and "Body." in body
 
 
 def test_c5_includes_naming_an_unknown_partial(tmp_path):
@@ -326,7 +329,7 @@ def test_c4_args_naming_no_field(tmp_path):
 
 def test_c5_broken_entrypoint_is_unusable_and_others_are_not(tmp_path):
     snap = snapshot(tmp_path, {"_commands/bad.md": command(field="_x"), "_commands/good.md": command()})
-    assert snap.command("bad").problems and snap.command("good").problems == ()
+    assert snap.problems(snap.command("bad")) and snap.problems(snap.command("good")) == ()
 
 
 # Caching
@@ -336,48 +339,48 @@ def test_c2_edited_file_is_re_read_after_invalidate_and_others_are_not(tmp_path,
     write(tmp_path, "_commands/a.md", "---\ndescription: one\n---\nb\n")
     write(tmp_path, "_commands/b.md", "---\ndescription: two\n---\nb\n")
     parsed = []
-    real_split = sources_module.split
-    monkeypatch.setattr(sources_module, "split", lambda text: parsed.append(text) or real_split(text))
+    real_split = built_module.split
+    monkeypatch.setattr(built_module, "split", lambda text: parsed.append(text) or real_split(text))
     docroot = Docroot(tmp_path)
-    assert docroot.snapshot().command("a").description == "one" and len(parsed) == 1  # parsed on first use only
+    assert docroot.current().command("a").description == "one" and len(parsed) == 1  # parsed on first use only
     write(tmp_path, "_commands/a.md", "---\ndescription: edited\n---\nb\n")
-    assert docroot.snapshot().command("a").description == "one"
+    assert docroot.current().command("a").description == "one"
     docroot.invalidate()
-    assert docroot.snapshot().command("a").description == "edited"
-    assert docroot.snapshot().command("b").description == "two"
+    assert docroot.current().command("a").description == "edited"
+    assert docroot.current().command("b").description == "two"
     docroot.invalidate([tmp_path / "_commands" / "a.md"])
-    assert docroot.snapshot().command("b").description == "two"
+    assert docroot.current().command("b").description == "two"
     assert len(parsed) == 3 and "edited" in parsed[1] and "two" in parsed[2]
 
 
 def test_c2_an_edit_named_by_the_watcher_is_re_read_even_with_the_same_size_and_time(tmp_path):
     path = write(tmp_path, "_commands/a.md", "---\ndescription: one\n---\nb\n")
     docroot = Docroot(tmp_path)
-    assert docroot.snapshot().command("a").description == "one"
+    assert docroot.current().command("a").description == "one"
     stat = path.stat()
     path.write_text("---\ndescription: two\n---\nb\n")
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
     docroot.invalidate([path])
-    assert docroot.snapshot().command("a").description == "two"
+    assert docroot.current().command("a").description == "two"
 
 
 def test_c2_a_new_file_named_as_an_edit_still_appears(tmp_path):
     write(tmp_path, "_commands/a.md", "a\n")
     docroot = Docroot(tmp_path)
-    assert docroot.snapshot().command("b") is None
+    assert docroot.current().command("b") is None
     new = write(tmp_path, "_commands/b.md", "b\n")
     docroot.invalidate([new])
-    assert docroot.snapshot().command("b") is not None
+    assert docroot.current().command("b") is not None
 
 
 def test_c2_new_and_deleted_files_after_invalidate(tmp_path):
     write(tmp_path, "_commands/a.md", "a")
     docroot = Docroot(tmp_path)
-    assert [c.name for c in docroot.snapshot().commands()] == ["a"]
+    assert [c.name for c in docroot.current().every("command")] == ["a"]
     write(tmp_path, "_commands/b.md", "b")
     (tmp_path / "_commands/a.md").unlink()
     docroot.invalidate()
-    assert [c.name for c in docroot.snapshot().commands()] == ["b"]
+    assert [c.name for c in docroot.current().every("command")] == ["b"]
 
 
 def test_c2_a_file_removed_between_scan_and_read_does_not_break_the_snapshot(tmp_path, monkeypatch):
@@ -391,9 +394,9 @@ def test_c2_a_file_removed_between_scan_and_read_does_not_break_the_snapshot(tmp
         return layout
 
     monkeypatch.setattr(folder_module, "scan", scan_then_remove)
-    snap = Docroot(tmp_path).snapshot()
-    assert snap.command("a").body == "a\n"
-    assert snap.command("gone").problems[0].message == "file is gone"
+    snap = Docroot(tmp_path).current()
+    assert snap.parsed(snap.command("a").path).body == "a\n"
+    assert snap.problems(snap.command("gone"))[0].message == "file is gone"
 
 
 def test_c2_plain_text_json_and_yaml_files_are_documents_and_other_files_are_not(tmp_path):

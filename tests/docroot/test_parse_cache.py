@@ -1,6 +1,9 @@
-"""The persistent parse cache: reuse across processes, invalidation, damage, concurrency, fallback (issue 11).
+"""The store's kept parses: reuse across processes, invalidation, damage, concurrency, fallback (issues 11, 17).
 
-Tests count parses (files the cache had to parse), never time.
+Tests count parses (files that had to be parsed), never time. Files written by
+a test are "racy" (changed within two seconds), so their kept parses are used
+after their text is read and matched; `test_an_old_file_is_listed_without_reading_it`
+shows the case of a file changed long before.
 """
 
 import json
@@ -15,8 +18,10 @@ from pathlib import Path
 import pytest
 
 from docroot.conftest import same, write_files
+from guide.docroot.folder import Docroot
 from guide.docroot.frontmatter import FrontmatterError, Parsed, split
-from guide.docroot.parse_cache import CACHE_DIR_VARIABLE, NO_CACHE_VARIABLE, SUBFOLDER, ParseCache, cache_folder
+from guide.docroot.store import parses as parses_module
+from guide.docroot.store.disk import CACHE_DIR_VARIABLE, NO_CACHE_VARIABLE, Store, store_folder
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -50,46 +55,52 @@ FILES = {
 }
 
 RUN_CACHE = """
-import json, os, sys
+import json, sys
 from pathlib import Path
-from guide.docroot.parse_cache import ParseCache
+from guide.docroot.folder import Docroot
+from guide.docroot.store.disk import Store
 root, folder = Path(sys.argv[1]), Path(sys.argv[2])
-cache = ParseCache(root, folder)
+docroot = Docroot(root, store=Store(folder))
+docroot.parses.load_after = 0
+built = docroot.current()
 for rel in sys.argv[3:]:
-    path = root / rel
-    stat = path.stat()
-    cache.parse(rel, (stat.st_mtime_ns, stat.st_size), path.read_text(encoding="utf-8-sig"))
-cache.save(keep=sys.argv[3:])
-print(json.dumps({"parsed": cache.parsed, "reused": cache.reused}))
+    built.parsed(rel)
+docroot.keep_parses()
+print(json.dumps({"parsed": docroot.parses.parsed, "reused": docroot.parses.reused}))
 """
 
-# Many overlapping writes: each process keeps only its own files, so every save rewrites the cache file.
+# Many overlapping writes: each process keeps only its own files, so every save rewrites the kept file.
 RACE_CACHE = """
 import sys
 from pathlib import Path
-from guide.docroot.parse_cache import ParseCache
+from guide.docroot.folder import Docroot
+from guide.docroot.store.disk import Store
 root, folder, rels = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:]
 for _ in range(15):
-    cache = ParseCache(root, folder)
+    docroot = Docroot(root, store=Store(folder))
+    docroot.parses.load_after = 0
+    built = docroot.current()
     for rel in rels:
-        stat = (root / rel).stat()
-        cache.parse(rel, (stat.st_mtime_ns, stat.st_size), (root / rel).read_text(encoding="utf-8-sig"))
-    cache.save(keep=rels)
+        built.parsed(rel)
+    docroot.parses.save(keep=rels)
 """
 
 
 def write_docroot(root: Path, files: dict[str, str] = FILES) -> Path:
-    return write_files(root, files)
+    return write_files(root, {f"_commands/{rel}" if "/" not in rel else rel: text for rel, text in files.items()})
 
 
-def read_all(cache: ParseCache, root: Path, rels=None) -> dict:
-    """Parse every file through the cache, as the docroot would."""
-    found = {}
-    for rel in rels or FILES:
-        path = root / rel
-        stat = path.stat()
-        found[rel] = cache.parse(rel, (stat.st_mtime_ns, stat.st_size), path.read_text(encoding="utf-8-sig"))
-    return found
+def opened(root: Path, folder: Path | None) -> Docroot:
+    """The docroot as a new process opens it, keeping parses in `folder` (None: nothing kept)."""
+    docroot = Docroot(root, store=Store(folder))
+    docroot.parses.load_after = 0
+    return docroot
+
+
+def read_all(docroot: Docroot, rels=None) -> dict:
+    """Parse every file, as a check or a render does."""
+    built = docroot.current()
+    return {rel: built.parsed(rel) for rel in rels or FILES}
 
 
 def same_parse(got, want) -> bool:
@@ -101,7 +112,7 @@ def same_parse(got, want) -> bool:
 
 def expected(root: Path, rel: str):
     try:
-        return split((root / rel).read_text(encoding="utf-8-sig"))
+        return split((root / rel).read_bytes().decode("utf-8-sig"))
     except FrontmatterError as error:
         return error
 
@@ -111,6 +122,20 @@ def run_process(root: Path, folder: Path, rels=None) -> dict:
                           cwd=REPO, capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(REPO / "src")})
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
+
+
+def kept_file(folder: Path) -> Path:
+    return next((folder / parses_module.KIND).glob("*.json"))
+
+
+def kept_document(folder: Path) -> dict:
+    header, _, body = kept_file(folder).read_bytes().partition(b"\n")
+    return json.loads(body)
+
+
+def rewrite_kept(folder: Path, document: dict) -> None:
+    """Replace the kept parses with `document`, sealed with the folder's own key (as Guide itself would write it)."""
+    Store(folder).save(parses_module.KIND, document["root"], document)
 
 
 @pytest.fixture
@@ -129,117 +154,130 @@ def test_a_cache_written_by_one_process_is_used_by_the_next(root, folder):
 
 
 def test_a_reused_parse_equals_a_fresh_one(root, folder):
-    first = ParseCache(root, folder)
-    read_all(first, root)
-    first.save()
-    second = ParseCache(root, folder)
-    restored = read_all(second, root)
-    assert second.parsed == 0
+    first = opened(root, folder)
+    read_all(first)
+    first.keep_parses()
+    second = opened(root, folder)
+    restored = read_all(second)
+    assert second.parses.parsed == 0
     for rel, got in restored.items():
         assert same_parse(got, expected(root, rel)), rel
 
 
 def test_an_edited_file_is_parsed_again_even_with_the_same_size_and_mtime(root, folder):
-    cache = ParseCache(root, folder)
-    read_all(cache, root)
-    cache.save()
+    first = opened(root, folder)
+    read_all(first)
+    first.keep_parses()
     path = root / "_commands/review.md"
     before = path.stat()
     path.write_text(path.read_text().replace("Review.", "Weiver."), encoding="utf-8")  # same size
-    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # and the same mtime: only the text differs
-    again = ParseCache(root, folder)
-    found = read_all(again, root)
-    assert (again.parsed, again.reused) == (1, len(FILES) - 1)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # and the same mtime: only the text (and the change time) differs
+    again = opened(root, folder)
+    found = read_all(again)
+    assert (again.parses.parsed, again.parses.reused) == (1, len(FILES) - 1)
     assert found["_commands/review.md"].meta["description"] == "Weiver."
 
 
 def test_a_touched_file_is_parsed_again(root, folder):
-    cache = ParseCache(root, folder)
-    read_all(cache, root)
-    cache.save()
+    first = opened(root, folder)
+    read_all(first)
+    first.keep_parses()
     path = root / "_commands/plain.md"
     stat = path.stat()
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
-    again = ParseCache(root, folder)
-    read_all(again, root)
-    assert (again.parsed, again.reused) == (1, len(FILES) - 1)
+    again = opened(root, folder)
+    read_all(again)
+    assert (again.parses.parsed, again.parses.reused) == (1, len(FILES) - 1)
+
+
+def test_an_old_file_is_listed_without_reading_it(root, folder, monkeypatch):
+    first = opened(root, folder)
+    read_all(first)
+    first.keep_parses()
+    monkeypatch.setattr(parses_module, "RACY_NS", -10**18)  # as if every file had been written long before it was read
+    again = opened(root, folder)
+    reads = []
+    real_read = again.current().__class__._read
+    monkeypatch.setattr(again.current().__class__, "_read", lambda self, rel: reads.append(rel) or real_read(self, rel))
+    built = again.current()
+    assert built.command("review").description == "Review."
+    assert reads == [] and again.parses.reused == 1
+    assert built.parsed("_commands/review.md").body == "# Review {{x}}\n"  # the body is read when it is needed
+    assert reads == ["_commands/review.md"] and again.parses.parsed == 0
 
 
 def test_deleted_and_renamed_files(root, folder):
-    cache = ParseCache(root, folder)
-    read_all(cache, root)
-    cache.save()
+    first = opened(root, folder)
+    read_all(first)
+    first.keep_parses()
     (root / "_commands/plain.md").unlink()
-    (root / "_commands/review.md").rename(root / "_commands/renamed.md")
-    rels = [rel for rel in FILES if rel not in ("_commands/plain.md", "_commands/review.md")] + ["_commands/renamed.md"]
-    again = ParseCache(root, folder)
-    found = read_all(again, root, rels)
-    again.save(keep=rels)
-    assert (again.parsed, again.reused) == (1, len(rels) - 1)
-    assert found["_commands/renamed.md"].meta["description"] == "Review."
-    stored = json.loads(next(folder.glob("*.json")).read_text())["files"]
-    assert set(stored) == set(rels)
+    (root / "_commands/crlf.md").rename(root / "_commands/windows.md")
+    rels = [rel for rel in FILES if rel not in ("_commands/plain.md", "_commands/crlf.md")] + ["_commands/windows.md"]
+    again = opened(root, folder)
+    read_all(again, rels)
+    assert (again.parses.parsed, again.parses.reused) == (1, len(FILES) - 2)
+    again.keep_parses()
+    assert set(kept_document(folder)["files"]) == set(rels)
 
 
 @pytest.mark.parametrize("damage", [
     b"",
     b"\x00\xff not json",
-    b'{"producer": {"format": "1"',
+    b'{"format": 2',
     b"[1, 2, 3]",
-    b'{"producer": {"format": "0", "guide": "0.0.1"}, "root": "/", "files": {}}',
+    b'{"format": 2, "producer": "0.0.1", "mac": "00"}\n{"root": "/", "files": {}}',
 ])
 def test_a_corrupt_or_foreign_cache_is_ignored_and_rewritten(root, folder, damage):
-    cache = ParseCache(root, folder)
-    read_all(cache, root)
-    cache.save()
-    cache_file = next(folder.glob("*.json"))
-    cache_file.write_bytes(damage)
-    again = ParseCache(root, folder)
-    found = read_all(again, root)
-    assert again.parsed == len(FILES)
+    first = opened(root, folder)
+    read_all(first)
+    first.keep_parses()
+    kept_file(folder).write_bytes(damage)
+    again = opened(root, folder)
+    found = read_all(again)
+    assert again.parses.parsed == len(FILES)
     assert all(same_parse(got, expected(root, rel)) for rel, got in found.items())
-    again.save()
+    again.keep_parses()
     assert run_process(root, folder) == {"parsed": 0, "reused": len(FILES)}
 
 
 def test_a_cache_from_another_guide_version_is_ignored(root, folder, monkeypatch):
-    cache = ParseCache(root, folder)
-    read_all(cache, root)
-    cache.save()
-    monkeypatch.setattr("guide.docroot.parse_cache.__version__", "99.0")
-    again = ParseCache(root, folder)
-    read_all(again, root)
-    assert again.parsed == len(FILES)
-    again.save()
-    assert json.loads(next(folder.glob("*.json")).read_text())["producer"]["guide"] == "99.0"
+    first = opened(root, folder)
+    read_all(first)
+    first.keep_parses()
+    monkeypatch.setattr("guide.docroot.store.disk.producer", lambda: "99.0:other-code")
+    again = opened(root, folder)
+    read_all(again)
+    assert again.parses.parsed == len(FILES)
+    again.keep_parses()
+    assert json.loads(kept_file(folder).read_bytes().partition(b"\n")[0])["producer"] == "99.0:other-code"
 
 
 def test_a_damaged_entry_is_parsed_again_and_replaced(root, folder):
-    cache = ParseCache(root, folder)
-    read_all(cache, root)
-    cache.save()
-    cache_file = next(folder.glob("*.json"))
-    document = json.loads(cache_file.read_text())
-    document["files"]["_commands/review.md"][3] = ["ok", {}, 0, 10**9, 0, 0, 2, 3]
-    document["files"]["_commands/dots.md"][3] = "nonsense"
-    cache_file.write_text(json.dumps(document))
-    again = ParseCache(root, folder)
-    found = read_all(again, root)
-    assert again.parsed == 2
+    first = opened(root, folder)
+    read_all(first)
+    first.keep_parses()
+    document = kept_document(folder)
+    document["files"]["_commands/review.md"][6:] = ["ok", {}, 0, 2, 3, 0, 10**9, 0]
+    document["files"]["_commands/dots.md"][6:] = ["nonsense"]
+    document["files"]["_commands/plain.md"][6:] = ["ok", [], "x", {}, None, 1, 2, 3]
+    rewrite_kept(folder, document)
+    again = opened(root, folder)
+    found = read_all(again)
+    assert again.parses.parsed == 3
     assert same_parse(found["_commands/review.md"], expected(root, "_commands/review.md"))
-    again.save()
+    again.keep_parses()
     assert run_process(root, folder) == {"parsed": 0, "reused": len(FILES)}
 
 
 def test_alias_bombs_and_self_containing_values_are_refused_and_the_refusal_kept(tmp_path, folder):
     layers = ["a0: &a0 [x, x, x, x, x, x, x, x]"] + [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 8)}]" for i in range(1, 7)]
-    files = {"bomb.md": "---\n" + "\n".join(layers) + "\n---\nBody\n", "loop.md": "---\nloop: &l [*l]\n---\nBody\n"}
+    files = {"_commands/bomb.md": "---\n" + "\n".join(layers) + "\n---\nBody\n", "_commands/loop.md": "---\nloop: &l [*l]\n---\nBody\n"}
     root = write_docroot(tmp_path / "docroot", files)
     for parsed in (2, 0):
-        cache = ParseCache(root, folder)
-        found = read_all(cache, root, list(files))
-        cache.save()
-        assert cache.parsed == parsed
+        docroot = opened(root, folder)
+        found = read_all(docroot, list(files))
+        docroot.keep_parses()
+        assert docroot.parses.parsed == parsed
         assert all(isinstance(result, FrontmatterError) and "aliases expand" in str(result) for result in found.values())
 
 
@@ -253,18 +291,18 @@ def test_two_processes_writing_at_once_both_leave_a_valid_cache(tmp_path, folder
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for half in halves]
     seen = []
     while any(proc.poll() is None for proc in procs):  # a reader meanwhile only ever sees one writer's whole file
-        cache_file = next(folder.glob("*.json"), None) if folder.is_dir() else None
-        if cache_file is not None:
-            seen.append(set(json.loads(cache_file.read_text())["files"]))
+        found = next((folder / parses_module.KIND).glob("*.json"), None) if (folder / parses_module.KIND).is_dir() else None
+        if found is not None:
+            seen.append(set(json.loads(found.read_bytes().partition(b"\n")[2])["files"]))
     for proc in procs:
         assert proc.wait(timeout=120) == 0, proc.stderr.read()
-    files = list(folder.iterdir())
-    assert len(files) == 1 and files[0].suffix == ".json"  # no temporary file left behind
-    stored = json.loads(files[0].read_text())["files"]
+    kept = list((folder / parses_module.KIND).iterdir())
+    assert len(kept) == 1 and kept[0].suffix == ".json"  # no temporary file left behind
+    stored = kept_document(folder)["files"]
     assert all(keys in halves for keys in seen + [set(stored)])
-    after = ParseCache(root, folder)
-    found = read_all(after, root, rels)
-    assert after.reused == len(stored) and after.parsed == len(rels) - len(stored)
+    after = opened(root, folder)
+    found = read_all(after, rels)
+    assert after.parses.reused == len(stored) and after.parses.parsed == len(rels) - len(stored)
     assert all(same_parse(got, expected(root, rel)) for rel, got in found.items())
 
 
@@ -273,13 +311,13 @@ def test_an_unwritable_location_falls_back_to_no_cache_with_one_log_line(root, t
     blocker.write_text("a file where the cache folder should be")
     caplog.set_level(logging.WARNING, logger="guide")
     for _ in range(2):
-        cache = ParseCache(root, blocker / "cache")
+        docroot = opened(root, blocker / "cache")
         for _ in range(2):
-            found = read_all(cache, root)
-            cache.save()
+            found = read_all(docroot)
+            docroot.keep_parses()
         assert all(same_parse(got, expected(root, rel)) for rel, got in found.items())
-    assert cache.parsed == 2 * len(FILES)
-    assert len([r for r in caplog.records if "parse cache" in r.getMessage()]) == 2  # one line per cache object
+    assert docroot.parses.parsed == len(FILES)
+    assert len([r for r in caplog.records if "cache folder" in r.getMessage()]) == 1  # one line per folder and process
     assert blocker.is_file()
 
 
@@ -288,11 +326,11 @@ def test_a_read_only_folder_falls_back_to_no_cache(root, folder, caplog):
     folder.mkdir(parents=True)
     folder.chmod(0o500)
     caplog.set_level(logging.WARNING, logger="guide")
-    cache = ParseCache(root, folder)
-    read_all(cache, root)
-    cache.save()
-    cache.save()
-    assert len([r for r in caplog.records if "parse cache" in r.getMessage()]) == 1
+    docroot = opened(root, folder)
+    read_all(docroot)
+    docroot.keep_parses()
+    docroot.keep_parses()
+    assert len([r for r in caplog.records if "cache folder" in r.getMessage()]) == 1
     assert list(folder.iterdir()) == []
 
 
@@ -301,52 +339,51 @@ def test_one_cache_file_per_docroot_by_its_real_path(root, folder, tmp_path):
     link = tmp_path / "link"
     link.symlink_to(root)
     for where in (root, link, other):
-        cache = ParseCache(where, folder)
-        read_all(cache, where)
-        cache.save()
-    assert len(list(folder.glob("*.json"))) == 2
-    assert ParseCache(link, folder).path == ParseCache(root, folder).path
+        docroot = opened(where, folder)
+        read_all(docroot)
+        docroot.keep_parses()
+    assert len(list((folder / parses_module.KIND).glob("*.json"))) == 2
+    assert opened(link, folder).parses.name == opened(root, folder).parses.name
 
 
 def test_where_the_cache_lives(tmp_path):
-    assert cache_folder({CACHE_DIR_VARIABLE: str(tmp_path)}) == tmp_path / SUBFOLDER
-    assert cache_folder({NO_CACHE_VARIABLE: "1", CACHE_DIR_VARIABLE: str(tmp_path)}) is None
-    assert cache_folder({NO_CACHE_VARIABLE: "0", CACHE_DIR_VARIABLE: str(tmp_path)}) == tmp_path / SUBFOLDER
+    assert store_folder({CACHE_DIR_VARIABLE: str(tmp_path)}) == tmp_path.resolve()
+    assert store_folder({NO_CACHE_VARIABLE: "1", CACHE_DIR_VARIABLE: str(tmp_path)}) is None
+    assert store_folder({NO_CACHE_VARIABLE: "0", CACHE_DIR_VARIABLE: str(tmp_path)}) == tmp_path.resolve()
     if sys.platform.startswith("linux"):
-        default = cache_folder({})
-        assert default.name == SUBFOLDER and default.parent.name == "guide"
+        assert store_folder({}).name == "guide"
 
 
 def test_a_turned_off_cache_parses_and_writes_nothing(root, tmp_path):
-    cache = ParseCache(root, None)
-    read_all(cache, root)
-    cache.save()
-    again = ParseCache(root, None)
-    read_all(again, root)
-    assert again.parsed == len(FILES)
+    docroot = opened(root, None)
+    read_all(docroot)
+    docroot.keep_parses()
+    again = opened(root, None)
+    read_all(again)
+    assert again.parses.parsed == len(FILES)
     assert not any(tmp_path.rglob("*.json"))
 
 
 def test_saving_on_one_thread_while_another_parses(tmp_path, folder):
     many = {f"_commands/g{i}/{rel.split('/')[-1]}": text for i in range(20) for rel, text in FILES.items()}
     root = write_docroot(tmp_path / "docroot", many)
-    cache = ParseCache(root, folder)
+    docroot = opened(root, folder)
     errors = []
 
     def saver():
         try:
             for _ in range(30):
-                cache.save()
+                docroot.keep_parses()
         except Exception as error:  # reported below: the test fails on any
             errors.append(error)
 
     thread = threading.Thread(target=saver)
     thread.start()
-    found = read_all(cache, root, sorted(many))
+    found = read_all(docroot, sorted(many))
     thread.join()
-    cache.save()
+    docroot.keep_parses()
     assert not errors
     assert all(same_parse(got, expected(root, rel)) for rel, got in found.items())
-    again = ParseCache(root, folder)
-    read_all(again, root, sorted(many))
-    assert (again.parsed, again.reused) == (0, len(many))
+    again = opened(root, folder)
+    read_all(again, sorted(many))
+    assert (again.parses.parsed, again.parses.reused) == (0, len(many))

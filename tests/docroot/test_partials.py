@@ -1,11 +1,11 @@
 """C5, C9: the `{{>name}}` graph between partials: what a body reaches, and the loops it would enter."""
 
 from guide.docroot.partials import PartialGraph
-from guide.docroot.sources import Source
+from guide.render import inspect
 
 
 def graph(**bodies: str) -> PartialGraph:
-    return PartialGraph({name: Source(f"_partials/{name}.md", body) for name, body in bodies.items()})
+    return PartialGraph(bodies, lambda name: inspect(bodies[name]))
 
 
 def test_reachable_follows_partials_through_partials_and_skips_missing_ones():
@@ -32,13 +32,11 @@ def test_a_loop_is_told_from_where_it_is_entered():
 
 def test_only_the_partials_asked_about_are_read():
     read = []
+    bodies = {"a": "{{>b}}", "b": "B", "z": "{{>z}}"}
 
-    class Counting(Source):
-        @property
-        def template(self):
-            read.append(self.path)
-            return super().template
+    def template_of(name):
+        read.append(name)
+        return inspect(bodies[name])
 
-    g = PartialGraph({name: Counting(f"_partials/{name}.md", body) for name, body in {"a": "{{>b}}", "b": "B", "z": "{{>z}}"}.items()})
-    g.loop_through(["a"])
-    assert sorted(set(read)) == ["_partials/a.md", "_partials/b.md"]
+    PartialGraph(bodies, template_of).loop_through(["a"])
+    assert sorted(set(read)) == ["a", "b"]

@@ -118,7 +118,7 @@ async def test_an_unexpected_error_is_logged_once_on_one_line_and_the_client_see
     def explode(*args, **kwargs):
         raise ValueError("secret /etc/shadow detail")
 
-    monkeypatch.setattr("guide.server.interact.finish", explode)
+    monkeypatch.setattr("guide.server.service.finish", explode)
     async with connect(server) as client:
         caplog.clear()
         error = await read_error(client, "guide://_pair?alpha=a&zeta=z")

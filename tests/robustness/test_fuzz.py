@@ -19,17 +19,15 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from mcp import MCPError
 
-from guide import address
-from guide.docroot.config import Config
-from guide.docroot.entrypoints import Entrypoint, Surroundings, build, partial_report
+from guide.docroot.built import Built
+from guide.docroot.entrypoints import Entrypoint, partial_report
 from guide.docroot.folder import Docroot
-from guide.docroot.partials import PartialGraph
-from guide.docroot.sources import Source
+from guide.docroot.store.disk import Store
 from guide.errors import GuideError
 from guide.forms import state
 from guide.forms.resolve import Answer, Ask, Fail, Render, Request, step
 from guide.routes import help as help_text
-from guide.routes.resolve import Call, resolve, resolve_prompt
+from guide.routes.resolve import AddressRead, Call, PromptRead, resolve
 from guide.server.app import create_server
 from guide.server.errors import UNEXPECTED
 from robustness.conftest import MODES, fuzz
@@ -97,17 +95,38 @@ def _file(meta: dict, body: str = "BODY {{kwargs.a}}\n") -> str:
     return "---\n" + yaml.dump(meta, Dumper=_Dumper, allow_unicode=True) + "---\n" + body
 
 
-PARTIAL = Source("_partials/p.md", _file({"elicitation": {"pp": {"message": "P", "schema": {"type": "object", "properties": {"p": {"type": "string"}}}}}}))
-CONFIG = Config(flags={"team": "core"}, phases=("plan", "build"))
-AROUND = Surroundings(partials={"p": PARTIAL}, config=CONFIG, graph=PartialGraph({"p": PARTIAL}))
+PARTIAL = _file({"elicitation": {"pp": {"message": "P", "schema": {"type": "object", "properties": {"p": {"type": "string"}}}}}})
+CONFIG = "flags: {team: core}\nworkflow: {phases: [plan, build]}\n"
+PATHS = {"command": "_commands/c.md", "skill": "_skills/c/SKILL.md"}
 
 
-def _exercise(entrypoint: Entrypoint) -> None:
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory):
+    """A docroot whose one command or skill (and one partial) each case rewrites."""
+    root = tmp_path_factory.mktemp("frontmatter") / "docroot"
+    for rel, text in {"_partials/p.md": PARTIAL, "guide.yaml": CONFIG}.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    return root
+
+
+def _with(root, kind: str, text: str) -> Built:
+    """The build of the scratch docroot holding `text` as its one entrypoint of `kind`, and as partial q."""
+    for other in PATHS.values():
+        (root / other).unlink(missing_ok=True)
+    for rel in (PATHS[kind], "_partials/q.md"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    return Docroot(root, store=Store(None)).current()
+
+
+def _exercise(built: Built, entrypoint: Entrypoint) -> None:
     """Everything a server does with an entrypoint: describe it, list it, ask and render it."""
-    help_text.describe(entrypoint)
-    assert all("\n" not in str(problem) for problem in entrypoint.problems), entrypoint.problems
+    help_text.describe(built, entrypoint)
+    problems = built.problems(entrypoint)
+    assert all("\n" not in str(problem) for problem in problems), problems
     _ = entrypoint.uri, entrypoint.description, [entrypoint.listed(key) for key in ("aliases", "args", "examples", "argrequired")]
-    if entrypoint.problems:
+    if problems:
         return
     request = Request(entrypoint=entrypoint.uri, forms=entrypoint.forms, arg_fields=entrypoint.listed("args"), active_phase="plan")
     assert isinstance(step(request), (Render, Ask, Fail))
@@ -119,25 +138,26 @@ def _exercise(entrypoint: Entrypoint) -> None:
 @example(meta={"elicitation": {"one": {"message": "m", "schema": {"type": "object", "properties": {"a": {"type": ["string"]}}}}}}, kind="command")
 @example(meta={"args": 5, "aliases": 3, "examples": {"a": 1}, "argrequired": True}, kind="command")
 @example(meta={"description": 10**400, "name": ["a"]}, kind="skill")
-def test_fuzz_frontmatter_never_crashes_the_declaration_code(meta, kind):
-    source = Source("_commands/c.md" if kind == "command" else "_skills/c/SKILL.md", _file({**meta, "includes": meta.get("includes", ["p"])}))
-    _exercise(build(kind, "c", source, AROUND))
-    problems, notes = partial_report(Source("_partials/q.md", source.text), AROUND)
+def test_fuzz_frontmatter_never_crashes_the_declaration_code(scratch, meta, kind):
+    built = _with(scratch, kind, _file({**meta, "includes": meta.get("includes", ["p"])}))
+    _exercise(built, built.entrypoint(kind, "c"))
+    problems, notes = partial_report("_partials/q.md", built)
     assert all("\n" not in str(problem) for problem in problems + notes)
 
 
 @pytest.mark.parametrize("text", ["---\na: " + "9" * 5000 + "\n---\n", "---\na: 2020-13-45\n---\n", "---\na: 2020-01-01 25:00:00\n---\n"])
-def test_frontmatter_values_python_cannot_hold_are_authoring_errors(text):
-    entrypoint = build("command", "c", Source("_commands/c.md", text), Surroundings(partials={}, config=CONFIG))
-    assert [problem.message.split(":")[0] for problem in entrypoint.problems] == ["frontmatter holds a value that cannot be read"]
+def test_frontmatter_values_python_cannot_hold_are_authoring_errors(scratch, text):
+    built = _with(scratch, "command", text)
+    problems = built.problems(built.entrypoint("command", "c"))
+    assert [problem.message.split(":")[0] for problem in problems] == ["frontmatter holds a value that cannot be read"]
 
 
 # ---------------------------------------------------------------- addresses and prompt lines
 
 
 @pytest.fixture(scope="module")
-def docroot(tmp_path_factory) -> Docroot:
-    return Docroot(write_docroot(tmp_path_factory.mktemp("fuzz") / "docroot"))
+def docroot(tmp_path_factory) -> Built:
+    return Docroot(write_docroot(tmp_path_factory.mktemp("fuzz") / "docroot"), store=Store(None)).current()
 
 
 def _clear(error: GuideError) -> None:
@@ -163,10 +183,10 @@ URI_TEXT = st.one_of(
 @example(uri="guide://_ask?big=" + "9" * 5000)
 def test_fuzz_addresses_resolve_or_fail_clearly(docroot, uri):
     try:
-        found = resolve(docroot, address.parse(uri))
+        found = resolve(docroot, AddressRead(uri))
         if isinstance(found, Call):
-            step(found.request(can_elicit=True))
-            step(found.request(can_elicit=False))
+            step(found.request(can_elicit=True, active_phase=None))
+            step(found.request(can_elicit=False, active_phase=None))
     except GuideError as error:
         _clear(error)
 
@@ -187,9 +207,9 @@ PROMPT_TEXT = st.one_of(
 @given(line=PROMPT_TEXT)
 def test_fuzz_prompt_lines_resolve_or_fail_clearly(docroot, line):
     try:
-        found = resolve_prompt(docroot, line)
+        found = resolve(docroot, PromptRead(line))
         if isinstance(found, Call):
-            step(found.request(can_elicit=True))
+            step(found.request(can_elicit=True, active_phase=None))
     except GuideError as error:
         _clear(error)
 
@@ -209,15 +229,15 @@ CONTENT = st.one_of(
 ANSWER = st.builds(Answer, st.sampled_from(["accept", "accept", "accept", "decline", "cancel"]), CONTENT)
 
 
-def _calls(docroot: Docroot) -> list[Call]:
-    return [resolve(docroot, address.parse(uri)) for uri in ("guide://_ask", "guide://_nested/deep", "guide://$tool-kit", "guide://_withpartial")]
+def _calls(docroot: Built) -> list[Call]:
+    return [resolve(docroot, AddressRead(uri)) for uri in ("guide://_ask", "guide://_nested/deep", "guide://$tool-kit", "guide://_withpartial")]
 
 
 @fuzz(300)
 @given(data=st.data())
 def test_fuzz_answers_never_crash_the_step(docroot, data):
     call = data.draw(st.sampled_from(_calls(docroot)))
-    request = call.request(can_elicit=True)
+    request = call.request(can_elicit=True, active_phase=None)
     outcome = step(request)
     for _ in range(6):
         if not isinstance(outcome, Ask):
@@ -245,7 +265,7 @@ def _state_text(record, real: str) -> str:
 @given(data=st.data())
 def test_fuzz_states_never_crash_the_resume(docroot, data):
     call = data.draw(st.sampled_from(_calls(docroot)))
-    request = call.request(can_elicit=True)
+    request = call.request(can_elicit=True, active_phase=None)
     first = step(request)
     real = state.encode(request, first.progress) if isinstance(first, Ask) else "{}"
     mutated = {**json.loads(real), **data.draw(st.dictionaries(st.sampled_from(list("vedkaxcfrn")), JSON_VALUES, max_size=4))}

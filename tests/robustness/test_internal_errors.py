@@ -4,7 +4,7 @@ import pytest
 from mcp import MCPError
 from mcp_types import PromptReference, ResourceTemplateReference
 
-from guide.docroot.snapshot import Snapshot
+from guide.docroot.built import Built
 from guide.server.errors import UNEXPECTED
 
 SECRET = "/home/someone/.ssh/id_rsa"
@@ -22,8 +22,8 @@ def broken(monkeypatch):
         def fail(*args, **kwargs):
             raise Leaky(f"cannot open {SECRET}")
 
-        for name in ("command", "commands", "skill", "skills", "names", "summaries", "document", "member"):
-            monkeypatch.setattr(Snapshot, name, fail)
+        for name in ("command", "every", "skill", "names", "descriptions", "document", "member"):
+            monkeypatch.setattr(Built, name, fail)
 
     return install
 

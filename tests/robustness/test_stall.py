@@ -3,7 +3,7 @@
 Addresses and prompt text have a size bound with a clear error; resolving one is
 linear in its length; whatever a read or listing has to read, parse, build or
 render is done in a worker thread (a read answered from what is built already is
-answered on the event loop: `guide.server.offload`). The tests block one request inside that work and show that another
+answered on the event loop: `guide.server.work`). The tests block one request inside that work and show that another
 client is served meanwhile: were the work on the event loop, nothing else could
 run until the block timed out. (Speed under load is measured in bench/, B8.)
 """
@@ -20,10 +20,10 @@ from mcp import MCPError
 
 from guide import address
 from guide.docroot import folder as folder_module
+from guide.docroot.built import Built
 from guide.docroot.folder import Docroot
-from guide.docroot.snapshot import Snapshot
 from guide.errors import InputError, NotFoundError
-from guide.routes.resolve import resolve, resolve_prompt
+from guide.routes.resolve import AddressRead, PromptRead, resolve
 from guide.server import provider as provider_module
 from guide.server.app import create_server
 from robustness.conftest import fuzz
@@ -40,11 +40,11 @@ def server(root, project):
 
 def test_the_longest_address_is_resolved_by_looking_up_few_prefixes(root, monkeypatch):
     asked = []
-    real = Snapshot.command
-    monkeypatch.setattr(Snapshot, "command", lambda self, name: asked.append(name) or real(self, name))
+    real = Built.command
+    monkeypatch.setattr(Built, "command", lambda self, name: asked.append(name) or real(self, name))
     assert len(LONGEST) <= address.MAX_LENGTH
     with pytest.raises(NotFoundError) as error:
-        resolve(Docroot(root), address.parse(LONGEST))
+        resolve(Docroot(root).current(), AddressRead(LONGEST))
     assert len(asked) <= 2  # `nested/deep` is the deepest name: no longer prefix is tried
     assert len(str(error.value)) < 200
 
@@ -81,7 +81,7 @@ def test_the_bound_holds_for_the_parsers_themselves():
 def test_a_prompt_line_of_many_segments_is_resolved_quickly_to_a_clear_error(root):
     line = "_" + "a/" * (address.MAX_LENGTH // 2 - 1)
     with pytest.raises(NotFoundError) as error:
-        resolve_prompt(Docroot(root), line)
+        resolve(Docroot(root).current(), PromptRead(line))
     assert len(str(error.value)) < 200
 
 
@@ -129,7 +129,7 @@ async def test_a_read_stuck_in_its_work_does_not_stall_another_client(server, mo
 async def test_a_listing_being_built_does_not_stall_another_client(server, mode, monkeypatch):
     def block_on(hold):
         real = provider_module.DocrootProvider._resources
-        monkeypatch.setattr(provider_module.DocrootProvider, "_resources", lambda self, snapshot: hold() or real(self, snapshot))
+        monkeypatch.setattr(provider_module.DocrootProvider, "_resources", lambda self, built: hold() or real(self, built))
 
     async def slow(client):
         assert len(await client.list_resources()) == 9
@@ -152,7 +152,7 @@ def test_invalidating_the_docroot_does_not_wait_for_a_snapshot_being_built(root,
 
     monkeypatch.setattr(folder_module, "scan", scan_holding)
     docroot = Docroot(root)
-    builder = threading.Thread(target=docroot.snapshot)
+    builder = threading.Thread(target=docroot.current)
     builder.start()
     assert held.wait(timeout=BLOCK)
     docroot.invalidate()  # the watcher does this on the event loop

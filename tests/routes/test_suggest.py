@@ -2,16 +2,15 @@
 
 import pytest
 
-from guide import address
 from guide.docroot.folder import Docroot
 from guide.errors import NotFoundError
 from guide.examples import DOCROOT
-from guide.routes.resolve import resolve, resolve_prompt
+from guide.routes.resolve import AddressRead, PromptRead, resolve
 
 
 def _not_found(uri: str) -> str:
     with pytest.raises(NotFoundError) as info:
-        resolve(Docroot(DOCROOT), address.parse(uri))
+        resolve(Docroot(DOCROOT).current(), AddressRead(uri))
     return str(info.value)
 
 
@@ -49,4 +48,4 @@ def test_a_stranger_gets_the_help_hint_and_no_guess(uri):
 
 def test_a_prompt_route_with_a_typo_suggests_the_command():
     with pytest.raises(NotFoundError, match=r"no command reveiw; did you mean review\?"):
-        resolve_prompt(Docroot(DOCROOT), ":reveiw --mode branch")
+        resolve(Docroot(DOCROOT).current(), PromptRead(":reveiw --mode branch"))

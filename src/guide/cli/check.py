@@ -8,7 +8,7 @@ from pathlib import Path
 from guide.cli.checkwatch import watch
 from guide.docroot.folder import Docroot
 from guide.docroot.lint import Report
-from guide.docroot.report_cache import checked
+from guide.docroot.store.reports import checked
 
 
 def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
@@ -29,8 +29,8 @@ def run(options: argparse.Namespace) -> int:
         print(f"guide check: {options.docroot} is not a folder", file=sys.stderr)
         return 2
     docroot = Docroot(options.docroot)
-    report = checked(docroot.snapshot())
-    docroot.remember_parses()
+    report = checked(docroot.current(), docroot.store)
+    docroot.keep_parses()
     if options.format == "json":
         print(json.dumps(report.as_json(), indent=2))
     else:

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 from guide import address
-from guide.address import Target
 from guide.errors import GuideError
 from guide.forms.fields import declare_field
 from guide.forms.values import Invalid, accepted, normalise_answer, problems
@@ -24,11 +23,11 @@ Reply = dict[str, Any] | str
 """An answer to one form: field values (accept), "decline" or "cancel"."""
 
 
-def with_values(uri: str, values: Sequence[str]) -> Target:
-    """The target `uri` names, with each `--set K=V` added as a keyword."""
-    target = address.parse(uri)
+def with_values(uri: str, values: Sequence[str]) -> str:
+    """The address `uri` with each `--set K=V` added as a keyword."""
     if not values:
-        return target
+        return uri
+    target = address.parse(uri)
     if target.kind not in ("command", "skill"):
         raise GuideError(f"--set gives keywords to a command or skill; {uri} names a {target.kind}")
     merged = {name: list(given) for name, given in target.keywords.items()}
@@ -37,7 +36,7 @@ def with_values(uri: str, values: Sequence[str]) -> Target:
         if not has_value or not name:
             raise GuideError(f"--set takes K=V, got {item!r}")
         merged.setdefault(name, []).append(value)
-    return replace(target, keywords={name: tuple(given) for name, given in merged.items()})
+    return address.format(replace(target, keywords={name: tuple(given) for name, given in merged.items()}))
 
 
 def read_answers(path: Path) -> dict[str, Reply]:

@@ -11,8 +11,8 @@ from guide.cli.inputs import FileAnswers, check_form_ids, read_answers, with_val
 from guide.docroot.folder import Docroot
 from guide.errors import GuideError
 from guide.forms.resolve import Answer, Ask, Fail, Outcome, Progress, Request, step
-from guide.routes.finish import finish
-from guide.routes.resolve import Call, resolve
+from guide.routes.finish import document_text, finish
+from guide.routes.resolve import AddressRead, Call, Document, resolve
 
 
 def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
@@ -63,22 +63,26 @@ def run(options: argparse.Namespace) -> int:
 def render(uri: str, docroot: Path, project: Path | None, values: list[str], answers: Path | None = None) -> Rendering:
     """Render `uri` as a client without forms would get it, or, given an answers file, as one answering from it."""
     folder = Docroot(docroot, project)
-    target = with_values(uri, values)
+    read = AddressRead(with_values(uri, values))
     given = read_answers(answers) if answers else None
-    found = resolve(folder, target)
+    built = folder.current()
+    found = resolve(built, read)
+    if isinstance(found, Document):
+        return Rendering(document_text(folder, found))
     if isinstance(found, str):
         return Rendering(found)
+    phase = folder.active_phase(built)
     if given is None:
-        request = found.request(can_elicit=False)
+        request = found.request(can_elicit=False, active_phase=phase)
         outcome = step(request)
-        first = step(found.request(can_elicit=True))
+        first = step(found.request(can_elicit=True, active_phase=phase))
         reports = explain(request, outcome, asked={q.form for q in first.questions} if isinstance(first, Ask) else set())
     else:
         check_form_ids(given, [form.id for form in found.entrypoint.forms.forms], found.entrypoint.uri)
-        request = found.request(can_elicit=True)
+        request = found.request(can_elicit=True, active_phase=phase)
         outcome, replies = _answered(request, FileAnswers(given))
         reports = explain(request, outcome, replies=replies)
-    return _finished(folder, found, outcome, reports)
+    return _finished(found, outcome, reports, phase)
 
 
 def _answered(request: Request, answers: FileAnswers) -> tuple[Outcome, dict[str, str]]:
@@ -103,7 +107,7 @@ def _answered(request: Request, answers: FileAnswers) -> tuple[Outcome, dict[str
         progress = outcome.progress
 
 
-def _finished(folder: Docroot, call: Call, outcome: Outcome, reports: list[FormReport]) -> Rendering:
+def _finished(call: Call, outcome: Outcome, reports: list[FormReport], phase: str | None) -> Rendering:
     if isinstance(outcome, Fail):
         return Rendering(None, reports, outcome.message)
-    return Rendering(finish(folder, call, outcome), reports)
+    return Rendering(finish(call, outcome, phase), reports)

@@ -22,13 +22,12 @@ from fastmcp.client.transports import StdioTransport
 from mcp import MCPError
 from rich.console import Console
 
-from guide import address
 from guide.cli.inputs import FileAnswers, Reply, check_form_ids, read_answers, with_values
 from guide.cli.terminal_form import TerminalForm
 from guide.docroot.folder import Docroot
 from guide.errors import GuideError
 from guide.protocol import FORM_META
-from guide.routes.resolve import resolve
+from guide.routes.resolve import AddressRead, Call, resolve
 
 INTERRUPTED = 130
 """The exit status of a program stopped by Ctrl-C (128 + SIGINT)."""
@@ -44,7 +43,7 @@ def run_try(options: argparse.Namespace) -> int:
         _say(console, f"guide try: {options.docroot} is not a folder")
         return 2
     try:
-        uri = address.format(with_values(options.uri, options.values)) if options.values else options.uri
+        uri = with_values(options.uri, options.values)
         answerer = _file_answerer(options, uri) if options.answers else TerminalForm(console)
     except GuideError as error:
         _say(console, f"guide try: {error}")
@@ -156,10 +155,10 @@ def _file_answerer(options: argparse.Namespace, uri: str) -> FileAnswers:
     """The answers file, its form ids checked against the entrypoint when the docroot resolves the address."""
     answers = read_answers(options.answers)
     try:
-        found = resolve(Docroot(options.docroot, options.project), address.parse(uri))
+        found = resolve(Docroot(options.docroot, options.project).current(), AddressRead(uri))
     except GuideError:
         found = None  # the server reports what is wrong with the address
-    if found is not None and not isinstance(found, str):
+    if isinstance(found, Call):
         check_form_ids(answers, [form.id for form in found.entrypoint.forms.forms], found.entrypoint.uri)
     return FileAnswers(answers)
 

@@ -1,77 +1,65 @@
-"""Entrypoints: commands and skills with their checked frontmatter and effective forms (C4, C5).
+"""Entrypoints: commands and skills with their effective forms, and the checks of their files (C4, C5).
 
-`build` gathers an entrypoint's effective forms and, when first asked, checks
-the file in the light of the rest of the docroot (its partials, guide.yaml);
-`partial_report` checks a partial file on its own.
+`build` gathers an entrypoint's effective forms from its frontmatter and its
+included partials; `check` finds its problems and notes in the light of the rest
+of the docroot (its partials, guide.yaml) and reads its body; `partial_report`
+checks a partial file on its own. All three are plain functions of what the
+snapshot's build (`Files`) knows: they cache nothing themselves.
 """
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any, Literal
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
 
 from guide import address
 from guide.docroot.config import Config
-from guide.docroot.frontmatter import FrontmatterError, Parsed, locate
+from guide.docroot.frontmatter import Front, FrontmatterError, Parsed, locate
 from guide.docroot.keys import key_issues
-from guide.docroot.partials import PartialGraph
-from guide.docroot.sources import Source
 from guide.errors import Issue, Problem
 from guide.forms.combine import combine
-from guide.forms.declare import EMPTY, FormSet, declared_names
+from guide.forms.declare import EMPTY, Form, FormSet, declared_names
+from guide.render import TemplateFacts
 from guide.spelling import near_miss
 
 Kind = Literal["command", "skill"]
 
 
-@dataclass(frozen=True)
-class Surroundings:
-    """What building one file needs to know of the rest of the docroot."""
+class Files(Protocol):
+    """What checking one file needs to know of the rest of the docroot."""
 
-    partials: Mapping[str, Source]
-    config: Config
-    config_ok: bool = True
-    graph: PartialGraph = field(default_factory=lambda: PartialGraph({}))
+    @property
+    def config(self) -> Config: ...
 
+    @property
+    def config_ok(self) -> bool: ...
 
-Checks = Callable[[], tuple[tuple[Problem, ...], tuple[Problem, ...]]]
+    @property
+    def partials(self) -> Mapping[str, str]: ...
+
+    def front(self, rel: str) -> Front | FrontmatterError: ...
+
+    def parsed(self, rel: str) -> Parsed | FrontmatterError: ...
+
+    def template(self, rel: str) -> TemplateFacts: ...
+
+    def declared(self, rel: str, allow_source: bool) -> tuple[tuple[Form, ...], tuple[Issue, ...]]: ...
+
+    def partial_loop(self, names: Iterable[str]) -> list[str] | None: ...
+
+    def partials_reached(self, names: Iterable[str]) -> list[str]: ...
 
 
 @dataclass(frozen=True)
 class Entrypoint:
-    """A command or skill ready to serve; unusable while it has problems. Notes never stop it.
-
-    Its problems and notes are found when first asked for: a listing needs only
-    the forms, and checking every body would cost a large docroot's first listing
-    a sixth of its time.
-    """
+    """A command or skill as declared: its frontmatter and effective forms. Its problems come from `check`."""
 
     kind: Kind
     name: str
     path: str
     meta: Mapping[str, Any]
-    body: str
     forms: FormSet
-    checks: Checks = field(repr=False, compare=False)
-
-    @cached_property
-    def _found(self) -> tuple[tuple[Problem, ...], tuple[Problem, ...]]:
-        return self.checks()
-
-    @property
-    def problems(self) -> tuple[Problem, ...]:
-        """What makes it unusable (authoring errors), found on first use."""
-        return self._found[0]
-
-    @property
-    def notes(self) -> tuple[Problem, ...]:
-        """What `guide check` reports without failing."""
-        return self._found[1]
-
-    @cached_property
-    def uri(self) -> str:
-        """Its address: `guide://_name` for a command, `guide://$name` for a skill."""
-        return address.command_address(self.name) if self.kind == "command" else address.skill_address(self.name)
+    uri: str
+    """Its address: `guide://_name` for a command, `guide://$name` for a skill."""
 
     @property
     def description(self) -> str:
@@ -80,123 +68,144 @@ class Entrypoint:
 
     def listed(self, key: str) -> tuple[str, ...]:
         """A list-valued frontmatter key such as `aliases`, `args` or `argrequired`."""
-        value = self.meta.get(key)
-        return tuple(item for item in value if isinstance(item, str)) if isinstance(value, list) else ()
+        return listed(self.meta, key)
 
 
-def build(kind: Kind, name: str, source: Source, around: Surroundings) -> Entrypoint:
-    """Gather an entrypoint's effective forms from itself and its included partials; its checks run when first asked for."""
-    parsed = source.parsed
-    if isinstance(parsed, FrontmatterError):
-        unreadable = (Problem(path=source.path, line=parsed.line, message=str(parsed)),)
-        return Entrypoint(kind, name, source.path, {}, "", EMPTY, lambda: (unreadable, ()))
-    meta = parsed.meta
-    own_forms, issues = source.declared(kind == "command", around.config.phases)
-    forms, names, issues = list(own_forms), declared_names(meta.get("elicitation")), list(issues)
-    sources, problems = {source.path: source}, []
-    includes = [item for item in meta.get("includes") or () if isinstance(item, str)] if isinstance(meta.get("includes"), list) else []
+@dataclass(frozen=True)
+class Findings:
+    """What building an entrypoint found that its checks report: declaration issues and unreadable partials."""
+
+    issues: tuple[Issue, ...] = ()
+    problems: tuple[Problem, ...] = ()
+    names: frozenset[str] = frozenset()
+    """Every field name the effective forms declare, even those of forms with errors."""
+    includes: tuple[str, ...] = ()
+    origins: tuple[str, ...] = ()
+    """The files whose issues may be reported: the entrypoint and its applying partials."""
+
+
+def listed(meta: Mapping[str, Any], key: str) -> tuple[str, ...]:
+    """The strings of a list-valued frontmatter key (nothing when it is not a list)."""
+    value = meta.get(key)
+    return tuple(item for item in value if isinstance(item, str)) if isinstance(value, list) else ()
+
+
+def build(kind: Kind, name: str, path: str, files: Files) -> tuple[Entrypoint, Findings]:
+    """An entrypoint's effective forms from itself and its included partials, and what its checks will report."""
+    uri = address.command_address(name) if kind == "command" else address.skill_address(name)
+    front = files.front(path)
+    if isinstance(front, FrontmatterError):
+        return Entrypoint(kind, name, path, {}, EMPTY, uri), Findings(problems=(Problem(path=path, line=front.line, message=str(front)),))
+    meta = front.meta
+    own_forms, issues = files.declared(path, kind == "command")
+    forms, names, issues, problems = list(own_forms), declared_names(meta.get("elicitation")), list(issues), []
+    origins, includes = [path], listed(meta, "includes")
     for include in includes:
-        partial = around.partials.get(include)
+        rel = files.partials.get(include)
+        partial = files.front(rel) if rel is not None else None
         if partial is None:
-            message = f"`includes` names unknown partial {include!r}{_did_you_mean(include, around.partials)}"
-            issues.append(Issue(origin=source.path, keys=("includes",), message=message))
-        elif isinstance(partial.parsed, FrontmatterError):
-            problems.append(Problem(path=partial.path, line=partial.parsed.line, message=str(partial.parsed)))
-        elif around.config.allows(partial.parsed.meta):
-            sources[partial.path] = partial
-            partial_forms, partial_issues = partial.declared(kind == "command", around.config.phases)
+            message = f"`includes` names unknown partial {include!r}{_did_you_mean(include, files.partials)}"
+            issues.append(Issue(origin=path, keys=("includes",), message=message))
+        elif isinstance(partial, FrontmatterError):
+            problems.append(Problem(path=rel, line=partial.line, message=str(partial)))
+        elif files.config.allows(partial.meta):
+            origins.append(rel)
+            partial_forms, partial_issues = files.declared(rel, kind == "command")
             forms += partial_forms
             issues += partial_issues
-            names |= declared_names(partial.parsed.meta.get("elicitation"))
+            names |= declared_names(partial.meta.get("elicitation"))
     form_set, combine_issues = combine(forms, names)
     issues += combine_issues
-
-    def checks() -> tuple[tuple[Problem, ...], tuple[Problem, ...]]:
-        found, note_issues = key_issues(kind, source.path, meta, around.config, around.config_ok)
-        if kind == "skill" and "name" in meta and meta["name"] != name:
-            found.append(Issue(origin=source.path, keys=("name",), message=f"skill `name` {meta['name']!r} must equal its folder name {name!r}"))
-        found += issues
-        for arg in [item for item in meta.get("args") or () if isinstance(item, str)] if isinstance(meta.get("args"), list) else []:
-            if arg not in names:  # a field of a form with its own error is not reported missing again
-                found.append(Issue(origin=source.path, keys=("args",), field=arg, message=f"`args` names {arg!r}, which no form declares"))
-        body_problems, body_notes = _body_report(source, around, set(includes))
-        every = problems + [_locate(issue, sources) for issue in found] + body_problems
-        return tuple(every), tuple([_locate(issue, sources) for issue in note_issues] + body_notes)
-
-    return Entrypoint(kind, name, source.path, meta, parsed.body, form_set, checks)
+    findings = Findings(tuple(issues), tuple(problems), frozenset(names), includes, tuple(origins))
+    return Entrypoint(kind, name, path, meta, form_set, uri), findings
 
 
-def partial_report(source: Source, around: Surroundings) -> tuple[list[Problem], list[Problem]]:
+def check(entrypoint: Entrypoint, findings: Findings, files: Files) -> tuple[tuple[Problem, ...], tuple[Problem, ...]]:
+    """The problems (authoring errors) and notes of a built entrypoint; reads its body."""
+    if not findings.origins:  # the file itself cannot be read: that is its one problem
+        return findings.problems, ()
+    kind, path, meta = entrypoint.kind, entrypoint.path, entrypoint.meta
+    found, note_issues = key_issues(kind, path, meta, files.config, files.config_ok)
+    if kind == "skill" and "name" in meta and meta["name"] != entrypoint.name:
+        found.append(Issue(origin=path, keys=("name",), message=f"skill `name` {meta['name']!r} must equal its folder name {entrypoint.name!r}"))
+    found += findings.issues
+    for arg in listed(meta, "args"):
+        if arg not in findings.names:  # a field of a form with its own error is not reported missing again
+            found.append(Issue(origin=path, keys=("args",), field=arg, message=f"`args` names {arg!r}, which no form declares"))
+    body_problems, body_notes = _body_report(path, files, set(findings.includes))
+    problems = [*findings.problems, *(_locate(issue, files) for issue in found), *body_problems]
+    return tuple(problems), tuple([_locate(issue, files) for issue in note_issues] + body_notes)
+
+
+def partial_report(path: str, files: Files) -> tuple[list[Problem], list[Problem]]:
     """A partial's own problems and notes, whether or not anything includes it or its `requires-*` hold.
 
     Checks that need the including entrypoint (duplicates, `when` targets) are
     made when an entrypoint is built.
     """
-    if isinstance(source.parsed, FrontmatterError):
-        return [Problem(path=source.path, line=source.parsed.line, message=str(source.parsed))], []
-    errors, notes = key_issues("partial", source.path, source.parsed.meta, around.config, around.config_ok)
-    _, issues = source.declared(True, around.config.phases)
-    body_problems, _ = _body_report(source, around, set())
-    problems = [_locate(issue, {source.path: source}) for issue in [*errors, *issues]] + body_problems
-    return problems, [_locate(issue, {source.path: source}) for issue in notes]
+    front = files.front(path)
+    if isinstance(front, FrontmatterError):
+        return [Problem(path=path, line=front.line, message=str(front))], []
+    errors, notes = key_issues("partial", path, front.meta, files.config, files.config_ok)
+    _, issues = files.declared(path, True)
+    body_problems, _ = _body_report(path, files, set())
+    problems = [_locate(issue, files) for issue in [*errors, *issues]] + body_problems
+    return problems, [_locate(issue, files) for issue in notes]
 
 
-def _body_report(source: Source, around: Surroundings, includes: set[str]) -> tuple[list[Problem], list[Problem]]:
+def _body_report(path: str, files: Files, includes: set[str]) -> tuple[list[Problem], list[Problem]]:
     """The body's syntax error, `{{>name}}` tags naming no partial or starting a loop, and partials whose forms are not asked."""
-    parsed = source.parsed
-    assert isinstance(parsed, Parsed)
-    template = source.template
+    parsed = files.parsed(path)
+    if isinstance(parsed, FrontmatterError):
+        return [Problem(path=path, line=parsed.line, message=str(parsed))], []
+    template = files.template(path)
 
     def at(line: int, message: str) -> Problem:
-        return Problem(path=source.path, line=parsed.body_line + line - 1, message=message)
+        return Problem(path=path, line=parsed.body_line + line - 1, message=message)
 
     if template.problem is not None:
         return [at(*template.problem)], []
     problems, notes = [], []
     for name, line in template.partials:
-        if name not in around.partials:
-            problems.append(at(line, f"`{{{{>{name}}}}}` names no partial{_did_you_mean(name, around.partials)}"))
+        if name not in files.partials:
+            problems.append(at(line, f"`{{{{>{name}}}}}` names no partial{_did_you_mean(name, files.partials)}"))
             continue
-        loop = around.graph.loop_through([name])
+        loop = files.partial_loop([name])
         if loop:
             problems.append(at(line, f"`{{{{>{name}}}}}` enters a loop of partials that include each other: {' -> '.join(loop)}"))
             continue
-        for reached in around.graph.reachable([name]):
-            if reached not in includes and _asks(around.partials[reached], around.config):
+        for reached in files.partials_reached([name]):
+            if reached not in includes and _asks(files.front(files.partials[reached]), files.config):
                 message = f"`{{{{>{name}}}}}` renders partial {reached}, whose forms are not asked here (its values render empty)"
                 message += f"; add {reached!r} to `includes`"
                 notes.append(at(line, message))
     return problems, notes
 
 
-def alias_problems(commands: Mapping[str, Source]) -> list[Problem]:
+def alias_problems(commands: Mapping[str, str], files: Files) -> list[Problem]:
     """Aliases that name another command or another command's alias (checked across every command, by `guide check`).
 
     The command itself still serves by its name; only the alias cannot work.
     """
     owners: dict[str, str] = {}
     clashes: dict[str, list[str]] = {}
-    for name, source in sorted(commands.items()):
-        if not source.may_mention("aliases") or isinstance(source.parsed, FrontmatterError):
+    for name, rel in sorted(commands.items()):
+        front = files.front(rel)
+        if isinstance(front, FrontmatterError):
             continue
-        aliases = source.parsed.meta.get("aliases")
-        for alias in aliases if isinstance(aliases, list) else ():
-            if not isinstance(alias, str):
-                continue
+        for alias in listed(front.meta, "aliases"):
             if alias in commands and alias != name:
                 clashes.setdefault(name, []).append(f"alias {alias!r} is the name of another command; a name always wins, so the alias never works")
             elif alias in owners and owners[alias] != name:
                 clashes.setdefault(name, []).append(f"alias {alias!r} is also an alias of command {owners[alias]!r}; rename one of them")
             else:
                 owners.setdefault(alias, name)
-    sources = {commands[name].path: commands[name] for name in clashes}
-    issues = [Issue(origin=commands[name].path, keys=("aliases",), message=message) for name, messages in clashes.items() for message in messages]
-    return [_locate(issue, sources) for issue in issues]
+    issues = [Issue(origin=commands[name], keys=("aliases",), message=message) for name, messages in clashes.items() for message in messages]
+    return [_locate(issue, files) for issue in issues]
 
 
-def _asks(partial: Source, config: Config) -> bool:
-    parsed = partial.parsed
-    return isinstance(parsed, Parsed) and bool(parsed.meta.get("elicitation")) and config.allows(parsed.meta)
+def _asks(front: Front | FrontmatterError, config: Config) -> bool:
+    return isinstance(front, Front) and bool(front.meta.get("elicitation")) and config.allows(front.meta)
 
 
 def _did_you_mean(name: str, known: Iterable[str]) -> str:
@@ -204,7 +213,7 @@ def _did_you_mean(name: str, known: Iterable[str]) -> str:
     return f"; did you mean {found!r}?" if found else ""
 
 
-def _locate(issue: Issue, sources: Mapping[str, Source]) -> Problem:
-    parsed = sources[issue.origin].parsed
+def _locate(issue: Issue, files: Files) -> Problem:
+    parsed = files.parsed(issue.origin)
     line = locate(parsed.yaml_text, issue.keys, parsed.first_line) if isinstance(parsed, Parsed) else None
     return Problem(path=issue.origin, line=line, form=issue.form, field=issue.field, message=issue.message)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import cast
 
 Identity = tuple[int, int]  # (st_dev, st_ino)
+Stamp = tuple[int, int, int, int]  # (st_ino, st_size, st_mtime_ns, st_ctime_ns)
 
 MAX_FILE_SIZE = 1024 * 1024
 """The largest file Guide reads by default, in bytes: far beyond any Markdown page, small enough to hold many."""
@@ -80,6 +81,11 @@ def read_text(root: Path, rel: str, limit: int, encoding: str = "utf-8", identit
 def read_bytes(path: str | Path, limit: int) -> bytes:
     """The bytes of a regular file of at most `limit` bytes; a FIFO or device is refused, never waited on."""
     return cast(bytes, _read(path, limit, None))  # None comes only with an expected identity
+
+
+def stamp(status: os.stat_result) -> Stamp:
+    """What changes whenever the file does: inode, size, modification and change time (no program can set the last back)."""
+    return (status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
 
 
 def identity(status: os.stat_result) -> Identity:

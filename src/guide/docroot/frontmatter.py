@@ -53,14 +53,50 @@ _Loader.add_constructor("tag:yaml.org,2002:str", _shared_str)
 
 
 @dataclass(frozen=True)
-class Parsed:
-    """A file's frontmatter mapping, its body, and the raw YAML text for locating keys."""
+class Front:
+    """What a file's frontmatter says, and where its parts lie in the text (enough to list it without keeping the text)."""
 
     meta: Mapping[str, Any]
-    body: str
-    yaml_text: str
-    first_line: int
+    first_line: int = 1
+    """The file line the YAML starts on."""
     body_line: int = 1
+    """The file line the body starts on."""
+    yaml_start: int = 0
+    yaml_end: int = 0
+    body_start: int = 0
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A file's text with its frontmatter read: the mapping, the body, and the raw YAML for locating keys."""
+
+    front: Front
+    text: str
+
+    @property
+    def meta(self) -> Mapping[str, Any]:
+        """The frontmatter mapping (empty without frontmatter)."""
+        return self.front.meta
+
+    @property
+    def body(self) -> str:
+        """The text after the frontmatter."""
+        return self.text[self.front.body_start:]
+
+    @property
+    def yaml_text(self) -> str:
+        """The raw YAML between the fences (empty without frontmatter)."""
+        return self.text[self.front.yaml_start:self.front.yaml_end]
+
+    @property
+    def first_line(self) -> int:
+        """The file line the YAML starts on."""
+        return self.front.first_line
+
+    @property
+    def body_line(self) -> int:
+        """The file line the body starts on."""
+        return self.front.body_line
 
 
 class FrontmatterError(ValueError):
@@ -70,17 +106,25 @@ class FrontmatterError(ValueError):
         super().__init__(message)
         self.line = line
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FrontmatterError) and (str(self), self.line) == (str(other), other.line)
+
+    def __hash__(self) -> int:
+        return hash((str(self), self.line))
+
 
 def split(text: str) -> Parsed:
     """Read the frontmatter between `---` lines (if any) and return it with the body."""
-    lines = text.splitlines(keepends=True)
-    if not lines or lines[0].rstrip("\r\n") != _FENCE:
-        return Parsed({}, text, "", 1)
-    for number, line in enumerate(lines[1:], start=1):
+    if not text.startswith(_FENCE) or text[3:4] not in ("\n", "\r", ""):
+        return Parsed(Front({}), text)
+    yaml_start = 5 if text.startswith("---\r\n") else 4 if len(text) > 3 else 3
+    offset, number = yaml_start, 1
+    for line in text[yaml_start:].splitlines(keepends=True):
+        number += 1
         if line.rstrip("\r\n") in (_FENCE, "..."):
-            yaml_text = "".join(lines[1:number])
-            body = "".join(lines[number + 1:])
-            return Parsed(load_mapping(yaml_text, first_line=2), body, yaml_text, 2, number + 2)
+            meta = load_mapping(text[yaml_start:offset], first_line=2)
+            return Parsed(Front(meta, 2, number + 1, yaml_start, offset, offset + len(line)), text)
+        offset += len(line)
     raise FrontmatterError("frontmatter opened with '---' is never closed", 1)
 
 

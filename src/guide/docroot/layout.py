@@ -30,8 +30,8 @@ class Layout:
     problems: list[Problem] = field(default_factory=list)
     notes: list[Problem] = field(default_factory=list)
     """Files left out on purpose (symlinks out of the docroot, special files, names that are not UTF-8): not errors."""
-    stamps: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
-    """Each served file's (mtime_ns, size) as the scan found it."""
+    stamps: dict[str, files.Stamp] = field(default_factory=dict, compare=False, repr=False)
+    """Each served file's stamp (inode, size, modification and change time) as the scan found it."""
     identities: dict[str, files.Identity] = field(default_factory=dict, compare=False, repr=False)
     """Each served file that is not a symlink: its (device, inode), so it can be read again without resolving its path."""
 
@@ -111,7 +111,7 @@ def _admits(layout: Layout, docroot: Path, rel: str, entry: os.DirEntry, limit: 
     except files.Refused as error:
         layout.notes.append(Problem(path=rel, message=f"file {error}; it is not served"))
         return False
-    layout.stamps[rel] = (status.st_mtime_ns, status.st_size)
+    layout.stamps[rel] = files.stamp(status)
     if not entry.is_symlink():
         layout.identities[rel] = files.identity(status)
     return True

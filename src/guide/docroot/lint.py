@@ -2,11 +2,14 @@
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from guide.docroot import files
+from guide.docroot.built import Built
 from guide.docroot.frontmatter import FrontmatterError, split
-from guide.docroot.snapshot import Snapshot
 from guide.errors import Problem
 
+PROBLEM_FIELDS = {"path", "line", "form", "field", "message"}
 MAX_NOTE_READ = 1024 * 1024
 """Documents and members larger than this are not opened to look for forms."""
 
@@ -28,14 +31,14 @@ class Report:
         }
 
 
-def lint(snapshot: Snapshot) -> Report:
+def lint(built: Built) -> Report:
     """Check every file of the docroot, whatever its `requires-*` say."""
-    problems = snapshot.problems()  # builds every entrypoint, in bulk
-    layout = snapshot.layout
+    problems, notes = built.report()  # builds every entrypoint
+    layout = built.snapshot.layout
     forms = set()
     for kind, table in (("command", layout.commands), ("skill", layout.skills)):
         for name in table:
-            forms.update((form.origin, form.id) for form in snapshot.entrypoint(kind, name).forms.forms)
+            forms.update((form.origin, form.id) for form in built.entrypoint(kind, name).forms.forms)
     summary = {
         "commands": len(layout.commands),
         "skills": len(layout.skills),
@@ -44,18 +47,15 @@ def lint(snapshot: Snapshot) -> Report:
         "forms": len(forms),
     }
     plain_files = [*layout.documents.values(), *layout.members.values()]
-    notes = snapshot.notes() + [note for rel in sorted(plain_files) for note in _forms_never_asked(snapshot.root, rel)]
+    notes = notes + [note for rel in sorted(plain_files) for note in _forms_never_asked(built.root, rel)]
     return Report(problems, notes, summary)
 
 
 def _forms_never_asked(root: Path, rel: str) -> list[Problem]:
     """A note for a document or skill member whose frontmatter declares forms: they are never asked."""
-    path = root / rel
     try:
-        if path.stat().st_size > MAX_NOTE_READ:
-            return []
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = files.read_text(root, rel, MAX_NOTE_READ)
+    except files.Refused:
         return []
     if not text.startswith("---") or "elicitation" not in text:
         return []
@@ -73,6 +73,19 @@ def _as_json(problem: Problem) -> dict:
     return {"path": problem.path, "line": problem.line, "form": problem.form, "field": problem.field, "message": problem.message}
 
 
-def from_json(data: dict) -> Report:
-    """A report back from its machine-readable form (`Report.as_json`)."""
-    return Report([Problem(**item) for item in data["errors"]], [Problem(**item) for item in data["notes"]], dict(data["summary"]))
+def from_json(data: Any) -> Report:
+    """A report back from its machine-readable form (`Report.as_json`); ValueError if `data` is not one."""
+    if not isinstance(data, dict) or not all(isinstance(data.get(key), list) for key in ("errors", "notes")):
+        raise ValueError("not a report")
+    summary = data.get("summary")
+    if not isinstance(summary, dict) or not all(isinstance(key, str) and type(count) is int for key, count in summary.items()):
+        raise ValueError("not a report summary")
+    return Report([_problem(item) for item in data["errors"]], [_problem(item) for item in data["notes"]], dict(summary))
+
+
+def _problem(item: Any) -> Problem:
+    if not isinstance(item, dict) or set(item) != PROBLEM_FIELDS or not isinstance(item["path"], str) or not isinstance(item["message"], str):
+        raise ValueError("not a problem")
+    if not (item["line"] is None or type(item["line"]) is int) or not all(item[key] is None or isinstance(item[key], str) for key in ("form", "field")):
+        raise ValueError("not a problem")
+    return Problem(**item)

@@ -5,23 +5,25 @@ the partials its body names, not at every partial of the docroot.
 """
 
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable
 
-from guide.docroot.sources import Source
+from guide.render import TemplateFacts
 
 
 class PartialGraph:
-    """The `{{>name}}` references between the partials of one snapshot, read on demand."""
+    """The `{{>name}}` references between the partials of one snapshot, read on demand (it lives as long as the snapshot's build)."""
 
-    def __init__(self, partials: Mapping[str, Source]):
+    def __init__(self, partials: Collection[str], template_of: Callable[[str], TemplateFacts]):
+        """`partials`: the names of every partial; `template_of(name)`: what a partial's body says."""
         self.partials = partials
+        self.template_of = template_of
         self._refs: dict[str, list[str]] = {}
         self._loops: dict[str, list[str] | None] = {}
 
     def refs(self, name: str) -> list[str]:
         """The existing partials that partial `name` names in its body."""
         if name not in self._refs:
-            self._refs[name] = [ref for ref, _ in self.partials[name].template.partials if ref in self.partials]
+            self._refs[name] = [ref for ref, _ in self.template_of(name).partials if ref in self.partials]
         return self._refs[name]
 
     def reachable(self, names: Iterable[str]) -> list[str]:

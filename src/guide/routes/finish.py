@@ -1,37 +1,61 @@
-"""Finish a call: render the entrypoint with the values of a completed interaction, or raise its failure (C7.11, C9)."""
+"""Finish a read: render an entrypoint with the values of a completed interaction (or raise its failure), or read a document (C7.11, C9)."""
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 from guide import render
+from guide.docroot import files
+from guide.docroot.built import MISSING
 from guide.docroot.folder import Docroot
+from guide.docroot.frontmatter import Parsed
+from guide.errors import AuthoringError, Problem
 from guide.forms.resolve import Fail, Render
-from guide.routes.resolve import Call
+from guide.routes.resolve import Call, Document
+
+RENDERS = "renders"
+"""The build's memo of rendered texts: the same call with the same values renders the same text until a file changes."""
 
 
-def finish(docroot: Docroot, call: Call, outcome: Render | Fail) -> str:
+def finish(call: Call, outcome: Render | Fail, active_phase: str | None) -> str:
     """The rendered text of a completed interaction; a failed one raises the error it ends with."""
+    found = finished(call, outcome, active_phase)
+    if found is not MISSING:
+        return found
+    entrypoint, built = call.entrypoint, call.built
+    context = render.context(
+        kind=entrypoint.kind,
+        name=entrypoint.name,
+        kwargs=outcome.kwargs,
+        args=outcome.args,
+        defaulted=outcome.defaulted,
+        phase=active_phase,
+        phases=built.config.phases,
+        flags=built.config.flags,
+    )
+    parsed = built.parsed(entrypoint.path)
+    text = render.render(parsed.body if isinstance(parsed, Parsed) else "", context, built.partial_body)
+    return built.remember(RENDERS, _key(call, outcome, active_phase), text)
+
+
+def document_text(docroot: Docroot, document: Document) -> str:
+    """The text of a document or member, read now; one that vanished or cannot be served is an error, never a crash."""
+    try:
+        return docroot.read_text(document.path)
+    except files.Gone:
+        raise document.missing from None
+    except files.Refused as error:
+        raise AuthoringError([Problem(path=document.path, message=f"file {error}")]) from None
+
+
+def finished(call: Call, outcome: Render | Fail, active_phase: str | None) -> Any:
+    """The rendered text if it was rendered before in this snapshot (`MISSING` if not); a failed outcome raises."""
     if isinstance(outcome, Fail):
         raise outcome.error
-    entrypoint = call.entrypoint
-    snapshot = call.snapshot
-    config = snapshot.config
+    return call.built.recall(RENDERS, _key(call, outcome, active_phase))
 
-    def make() -> str:
-        context = render.context(
-            kind=entrypoint.kind,
-            name=entrypoint.name,
-            kwargs=outcome.kwargs,
-            args=outcome.args,
-            defaulted=outcome.defaulted,
-            phase=call.active_phase,
-            phases=config.phases,
-            flags=config.flags,
-        )
-        return render.render(entrypoint.body, context, snapshot.partial_bodies)
 
-    key = (entrypoint.uri, _frozen(outcome.kwargs), outcome.args, outcome.defaulted, call.active_phase)
-    return docroot.renders.get(snapshot, key, make)
+def _key(call: Call, outcome: Render, active_phase: str | None) -> Hashable:
+    return (call.entrypoint.uri, _frozen(outcome.kwargs), outcome.args, outcome.defaulted, active_phase)
 
 
 def _frozen(values: Mapping[str, Any]) -> tuple:

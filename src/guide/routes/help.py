@@ -1,28 +1,28 @@
 """Built-in help: a listing of entrypoints and a description of one (C3); never asks for input."""
 
 from guide import address
+from guide.docroot.built import Built
 from guide.docroot.entrypoints import Entrypoint
-from guide.docroot.snapshot import Snapshot
 from guide.forms.declare import Form
 from guide.forms.fields import Field, choice_options
 from guide.forms.text import show
 from guide.forms.values import accepted
 
 
-def overview(snapshot: Snapshot) -> str:
+def overview(built: Built) -> str:
     """Markdown listing every command and skill with its address and description, then every document."""
     lines = ["# Guide help", "", "## Commands", ""]
-    lines += [f"- `{c.uri}`: {c.description}".rstrip(": ") for c in snapshot.summaries("command")] or ["(none)"]
+    lines += [f"- `{address.command_address(name)}`: {text}".rstrip(": ") for name, text in built.descriptions("command")] or ["(none)"]
     lines += ["", "## Skills", ""]
-    lines += [f"- `{s.uri}`: {s.description}".rstrip(": ") for s in snapshot.summaries("skill")] or ["(none)"]
+    lines += [f"- `{address.skill_address(name)}`: {text}".rstrip(": ") for name, text in built.descriptions("skill")] or ["(none)"]
     lines += ["", "## Documents", ""]
-    documents = snapshot.layout.documents
+    documents = built.snapshot.layout.documents
     lines += [f"- `{address.document_address(path)}`: {documents[path]}" for path in sorted(documents)] or ["(none)"]
     lines += ["", f"Describe one with `{address.help_address()}/<command>` or `?help` on its address."]
     return "\n".join(lines) + "\n"
 
 
-def describe(entrypoint: Entrypoint) -> str:
+def describe(built: Built, entrypoint: Entrypoint) -> str:
     """Markdown describing an entrypoint: usage, aliases, examples, and each form and field."""
     lines = [f"# {entrypoint.kind.capitalize()} `{entrypoint.name}`", ""]
     if entrypoint.description:
@@ -34,8 +34,9 @@ def describe(entrypoint: Entrypoint) -> str:
         values = entrypoint.listed(key)
         if values:
             lines.append(f"{label}: " + ", ".join(f"`{value}`" for value in values))
-    if entrypoint.problems:
-        lines += ["", "## Authoring errors", ""] + [f"- {problem}" for problem in entrypoint.problems]
+    problems = built.problems(entrypoint)
+    if problems:
+        lines += ["", "## Authoring errors", ""] + [f"- {problem}" for problem in problems]
     args = entrypoint.listed("args")
     for form in entrypoint.forms.forms:
         lines += ["", *_form_lines(form, args)]

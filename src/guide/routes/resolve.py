@@ -1,20 +1,21 @@
-"""Resolve a target against the docroot: the text of what never asks, or a call of an entrypoint (C3).
+"""Resolve what a client asks to read against the docroot: text, a file to read, or a call of an entrypoint (C3).
 
 Every route ends here: resource reads, the `guide` prompt, per-command prompts
-and the `read_resource` tool. A call is resolved once; the server then drives it
-in the client's protocol era and hands the outcome to `guide.routes.finish`.
+and the `read_resource` tool each hand over a read value (`AddressRead`,
+`PromptRead`, `CommandRead`). The result depends only on the snapshot, so the
+server may keep it for the snapshot's life; the server then reads the file, or
+drives the call in the client's protocol era and hands the outcome to
+`guide.routes.finish`.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 from guide import address
 from guide.address import Keywords, Target
-from guide.docroot import files
+from guide.docroot.built import Built
 from guide.docroot.entrypoints import Entrypoint
-from guide.docroot.folder import Docroot
-from guide.docroot.snapshot import Snapshot
-from guide.errors import AuthoringError, NotFoundError, Problem
+from guide.errors import AuthoringError, NotFoundError
 from guide.forms.resolve import Request
 from guide.forms.text import clip
 from guide.routes import help as help_text
@@ -24,16 +25,63 @@ HELP_HINT = f"{address.help_address()} lists the commands, skills and documents"
 
 
 @dataclass(frozen=True)
-class Call:
-    """An entrypoint with the keywords and args one request brings, in the snapshot it was found in."""
+class AddressRead:
+    """A `guide://` (or `skill://`) address, as a resource read or the `read_resource` tool sends it."""
 
-    snapshot: Snapshot
+    uri: str
+
+    @property
+    def size(self) -> int:
+        """How much text the read carries."""
+        return len(self.uri)
+
+
+@dataclass(frozen=True)
+class PromptRead:
+    """A line of the `guide` prompt: `_review --mode=branch`, `:review --mode branch`, `;review --mode=branch`."""
+
+    line: str
+
+    @property
+    def size(self) -> int:
+        """How much text the read carries."""
+        return len(self.line)
+
+
+@dataclass(frozen=True)
+class CommandRead:
+    """A command's own prompt, with its arguments (each a field of its forms)."""
+
+    command: str
+    arguments: tuple[tuple[str, str], ...]
+
+    @property
+    def size(self) -> int:
+        """How much text the read carries."""
+        return len(self.command) + sum(len(name) + len(value) for name, value in self.arguments)
+
+
+Read = AddressRead | PromptRead | CommandRead
+
+
+@dataclass(frozen=True)
+class Document:
+    """A document or skill member to read: its file, and the error to give if it vanished meanwhile."""
+
+    path: str
+    missing: NotFoundError
+
+
+@dataclass(frozen=True)
+class Call:
+    """An entrypoint with the keywords and args one read brings, in the build it was found in."""
+
+    built: Built
     entrypoint: Entrypoint
     keywords: Keywords
     args: tuple[str, ...]
-    active_phase: str | None
 
-    def request(self, *, can_elicit: bool) -> Request:
+    def request(self, *, can_elicit: bool, active_phase: str | None) -> Request:
         """The core's view of this call, for a client that can (or cannot) answer forms."""
         entrypoint = self.entrypoint
         return Request(
@@ -42,75 +90,78 @@ class Call:
             keywords=self.keywords,
             args=self.args,
             arg_fields=entrypoint.listed("args"),
-            active_phase=self.active_phase,
+            active_phase=active_phase,
             can_elicit=can_elicit,
         )
 
 
-def resolve(docroot: Docroot, target: Target) -> str | Call:
-    """The text of help, a document or a skill member, or the call of a command or skill."""
-    snapshot = docroot.snapshot()
+Resolved = str | Document | Call
+
+
+def resolve(built: Built, read: Read) -> Resolved:
+    """Help text, the document or member to read, or the call of a command or skill that `read` names."""
+    if isinstance(read, PromptRead):
+        return _prompt(built, read.line)
+    if isinstance(read, CommandRead):
+        keywords = {name: (value,) for name, value in read.arguments}
+        address.check_length("".join(name + value for name, value in read.arguments), "the prompt arguments")
+        return _target(built, Target("command", tuple(read.command.split("/")), keywords))
+    return _target(built, address.parse(read.uri))
+
+
+def _target(built: Built, target: Target) -> Resolved:
     if target.kind == "help":
         if not target.path:
-            return help_text.overview(snapshot)
-        return help_text.describe(_command(snapshot, target.path)[0])
+            return help_text.overview(built)
+        return help_text.describe(built, _command(built, target.path)[0])
     if target.kind == "member":
         skill, member = map(clip, target.path)
-        missing = _not_found(f"skill {skill} has no member {member}", suggest.member(snapshot, *target.path))
-        return _read(docroot, snapshot.member(*target.path), missing)
+        return _document(built.member(*target.path), f"skill {skill} has no member {member}", lambda: suggest.member(built, *target.path))
     if target.kind == "document":
-        missing = _not_found(f"no document {clip(target.path[0])}", suggest.document(snapshot, target.path[0]))
-        return _read(docroot, snapshot.document(target.path[0]), missing)
+        return _document(built.document(target.path[0]), f"no document {clip(target.path[0])}", lambda: suggest.document(built, target.path[0]))
     if target.kind == "skill":
-        entrypoint, args = _skill(snapshot, target.path[0]), ()
+        entrypoint, args = _skill(built, target.path[0]), ()
     else:
-        entrypoint, args = _command(snapshot, target.path)
+        entrypoint, args = _command(built, target.path)
     if target.help:
-        return help_text.describe(entrypoint)
-    return _call(docroot, snapshot, entrypoint, target.keywords, args)
+        return help_text.describe(built, entrypoint)
+    return _call(built, entrypoint, target.keywords, args)
 
 
-def resolve_prompt(docroot: Docroot, line: str) -> str | Call:
-    """The help text or the call a `guide` prompt line names (`_name`, `:name` or `;name`, then flags and args)."""
+def _prompt(built: Built, line: str) -> Resolved:
     route = address.parse_prompt(line)
-    snapshot = docroot.snapshot()
-    entrypoint, args = _command(snapshot, route.segments)
+    entrypoint, args = _command(built, route.segments)
     valued = [name for name, (_, field) in entrypoint.forms.fields.items() if field.type.flag_takes_value]
     keywords, positional, wants_help = address.read_flags(route.tokens, entrypoint.listed("argrequired"), valued)
     if wants_help:
-        return help_text.describe(entrypoint)
-    return _call(docroot, snapshot, entrypoint, keywords, (*args, *positional))
+        return help_text.describe(built, entrypoint)
+    return _call(built, entrypoint, keywords, (*args, *positional))
 
 
-def _read(docroot: Docroot, path: Path | None, missing: NotFoundError) -> str:
-    """The text of a document or member; one that vanished or cannot be served is an error, never a crash."""
-    if path is None:
-        raise missing
-    try:
-        return docroot.read_text(path)
-    except files.Gone:
-        raise missing from None
-    except files.Refused as error:
-        raise AuthoringError([Problem(path=path.relative_to(docroot.root).as_posix(), message=f"file {error}")]) from None
+def _document(rel: str | None, what: str, suggestion: Callable[[], str | None]) -> Document:
+    if rel is None:
+        raise _not_found(what, suggestion())
+    return Document(rel, _not_found(what, None))  # if it vanishes before it is read
 
 
-def _call(docroot: Docroot, snapshot: Snapshot, entrypoint: Entrypoint, keywords: Keywords, args: tuple[str, ...]) -> Call:
-    if entrypoint.problems:
-        raise AuthoringError(list(entrypoint.problems))
-    return Call(snapshot, entrypoint, keywords, tuple(args), docroot.active_phase())
+def _call(built: Built, entrypoint: Entrypoint, keywords: Keywords, args: tuple[str, ...]) -> Call:
+    problems = built.problems(entrypoint)
+    if problems:
+        raise AuthoringError(list(problems))
+    return Call(built, entrypoint, keywords, tuple(args))
 
 
-def _command(snapshot: Snapshot, segments: tuple[str, ...]) -> tuple[Entrypoint, tuple[str, ...]]:
-    found = snapshot.find_command(segments)
+def _command(built: Built, segments: tuple[str, ...]) -> tuple[Entrypoint, tuple[str, ...]]:
+    found = built.find_command(segments)
     if found is None:
-        raise _not_found(f"no command {clip('/'.join(segments))}", suggest.command(snapshot, segments))
+        raise _not_found(f"no command {clip('/'.join(segments))}", suggest.command(built, segments))
     return found
 
 
-def _skill(snapshot: Snapshot, name: str) -> Entrypoint:
-    skill = snapshot.skill(name)
+def _skill(built: Built, name: str) -> Entrypoint:
+    skill = built.skill(name)
     if skill is None:
-        raise _not_found(f"no skill {clip(name)}", suggest.skill(snapshot, name))
+        raise _not_found(f"no skill {clip(name)}", suggest.skill(built, name))
     return skill
 
 

@@ -12,19 +12,20 @@ from fastmcp import Context, FastMCP
 from mcp.server.request_state import RequestStateSecurity
 from mcp_types import InputRequiredResult
 
-from guide import __version__, address
+from guide import __version__
 from guide.docroot.folder import MAX_FILE_SIZE, Docroot
 from guide.errors import GuideError
 from guide.protocol import DEFAULT_CACHE_TTL, SERVER_NAME
-from guide.routes.resolve import resolve
+from guide.routes.resolve import AddressRead
+from guide.server import work
 from guide.server.auth import verifier
 from guide.server.completion import completer
-from guide.server.errors import guarded, quiet_caller_errors
+from guide.server.errors import quiet_caller_errors
 from guide.server.health import Readiness
-from guide.server.interact import ANSWER_TIMEOUT, Service
 from guide.server.live import ListChanges
 from guide.server.provider import DocrootProvider
 from guide.server.report import FirstAnswer, report_start
+from guide.server.service import ANSWER_TIMEOUT, Service
 from guide.server.skills import SkillsSource
 from guide.server.watch import watching
 
@@ -95,13 +96,13 @@ def create_server(
         if not watch:
             await check_when_calm(server)
             return
-        seen = await asyncio.to_thread(root.snapshot)  # what clients may have been shown so far
+        seen = await work.off_loop(root.current)  # what clients may have been shown so far
         async with watching(root, changes.edited):
             root.invalidate()  # an edit made before the watch began is still served, and announced
             changes.edited()
             reporting = asyncio.create_task(check_when_calm(server))
             try:
-                await changes.run(asyncio.to_thread, seen)
+                await changes.run(seen)
             finally:
                 reporting.cancel()
                 with suppress(asyncio.CancelledError):
@@ -127,7 +128,7 @@ def create_server(
                 with suppress(asyncio.CancelledError):
                     await task
             with anyio.CancelScope(shield=True):  # a server stopping by cancellation still keeps what it parsed
-                await anyio.to_thread.run_sync(lambda: root.remember_parses(if_loaded=True))
+                await work.off_loop(lambda: root.keep_parses(if_loaded=True))
 
     server = FastMCP(
         SERVER_NAME,
@@ -148,7 +149,7 @@ def create_server(
     # FastMCP's docstring parser, about 20 ms of a server's start.
     @server.tool(description=READ_TOOL_DESCRIPTION)
     async def read_resource(uri: str, ctx: Context) -> str | InputRequiredResult:
-        return await guarded(ctx, lambda: service.serve(ctx, lambda: resolve(root, address.parse(uri))), tool=True)
+        return await service.read(ctx, AddressRead(uri), tool=True)
 
     server.completion(completer(root))
     return server

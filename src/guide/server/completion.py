@@ -1,7 +1,7 @@
 """Answer `completion/complete` for command prompt arguments and template keywords with field choices."""
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from mcp_types import PromptReference, ResourceTemplateReference
@@ -13,21 +13,22 @@ from guide.forms.fields import Field
 from guide.forms.resolve import offered_choices
 from guide.forms.text import show
 from guide.protocol import ROUTE_PROMPT
+from guide.server import work
 from guide.server.errors import one_line
 
 log = logging.getLogger("guide")
 
 
-def completer(docroot: Docroot) -> Callable[..., list[str]]:
-    """A completion handler bound to a docroot; FastMCP runs it in a worker thread.
+def completer(docroot: Docroot) -> Callable[..., Awaitable[list[str]]]:
+    """A completion handler bound to a docroot; the answer is found in a worker thread.
 
     Completion is a convenience: if it fails unexpectedly the client gets no
     suggestions (the log gets one line), never the exception's text.
     """
 
-    def complete(ref: Any, argument: Any, context: Any = None) -> list[str]:
+    async def complete(ref: Any, argument: Any, context: Any = None) -> list[str]:
         try:
-            return _complete(docroot, ref, argument)
+            return await work.off_loop(_complete, docroot, ref, argument)
         except Exception as error:
             log.error("unexpected error while completing %s: %s", getattr(argument, "name", "?"), one_line(error))
             return []
@@ -36,17 +37,17 @@ def completer(docroot: Docroot) -> Callable[..., list[str]]:
 
 
 def _complete(docroot: Docroot, ref: Any, argument: Any) -> list[str]:
-    snapshot = docroot.snapshot()
+    built = docroot.current()
     if isinstance(ref, PromptReference):
         if ref.name == ROUTE_PROMPT:
-            return _routes(snapshot.names("command"), argument.value or "")
-        entrypoint = snapshot.command(address.command_of_prompt(ref.name))
+            return _routes(built.names("command"), argument.value or "")
+        entrypoint = built.command(address.command_of_prompt(ref.name))
     elif isinstance(ref, ResourceTemplateReference):
         try:
             target = address.parse(address.address_of_template(ref.uri))
         except GuideError:
             return []
-        entrypoint = snapshot.skill(target.path[0]) if target.kind == "skill" else snapshot.command("/".join(target.path))
+        entrypoint = built.skill(target.path[0]) if target.kind == "skill" else built.command("/".join(target.path))
     else:
         return []
     if entrypoint is None:
@@ -54,7 +55,7 @@ def _complete(docroot: Docroot, ref: Any, argument: Any) -> list[str]:
     located = entrypoint.forms.fields.get(argument.name)
     if located is None:
         return []
-    return [choice for choice in _choices(located[1], docroot.active_phase()) if choice.startswith(argument.value or "")]
+    return [choice for choice in _choices(located[1], docroot.active_phase(built)) if choice.startswith(argument.value or "")]
 
 
 def _choices(field: Field, active_phase: str | None) -> list[str]:

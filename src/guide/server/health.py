@@ -10,6 +10,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse
 
 from guide.docroot.folder import Docroot
+from guide.server import work
 from guide.server.errors import one_line
 
 PATH = "/healthz"
@@ -54,7 +55,7 @@ class Readiness:
     async def _load(self) -> None:
         while True:
             try:
-                await asyncio.to_thread(self.root.snapshot)
+                await work.off_loop(self.root.current)
             except Exception as error:
                 log.error("loading the docroot %s failed (%s); trying again in %.0f s", self.root.root, one_line(error), RETRY_SECONDS)
                 await asyncio.sleep(RETRY_SECONDS)

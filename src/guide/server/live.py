@@ -10,7 +10,6 @@ listings show before and after, and announces a change once per kind.
 
 import asyncio
 import logging
-from collections.abc import Callable
 
 from fastmcp import FastMCP
 from fastmcp.server.middleware import Middleware
@@ -18,8 +17,9 @@ from mcp.server.connection import Connection
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, PromptsListChanged, ResourcesListChanged
 from mcp_types import SubscriptionsListenRequestParams
 
+from guide.docroot.built import Built, same_listings
 from guide.docroot.folder import Docroot
-from guide.docroot.snapshot import Snapshot, same_listings
+from guide.server import work
 
 QUIET = 0.3
 """Seconds without a new edit before a burst of edits is announced."""
@@ -56,7 +56,7 @@ class ListChanges:
         self.bus = InMemorySubscriptionBus()
         self.listen = ListenHandler(self.bus)
         self.sessions = _LegacySessions()
-        self._announced: Snapshot | None = None
+        self._announced: Built | None = None
         self._edited = asyncio.Event()
 
     def install(self, server: FastMCP) -> None:
@@ -70,15 +70,16 @@ class ListChanges:
         """Note that files changed; the announcement follows once the edits settle."""
         self._edited.set()
 
-    async def run(self, build: Callable[[Callable[[], object]], object], seen: Snapshot | None = None) -> None:
-        """Announce changes until cancelled; `build` runs work off the event loop; `seen` is what clients saw so far."""
-        self._announced = seen if seen is not None else await build(self.docroot.snapshot)
+    async def run(self, seen: Built | None = None) -> None:
+        """Announce changes until cancelled; `seen` is the build whose listings clients saw so far."""
+        self._announced = seen if seen is not None else await work.off_loop(self.docroot.current)
         while True:
             await self._edited.wait()
             await self._settle()
-            current = await build(self.docroot.snapshot)
-            await build(lambda: self.docroot.remember_parses(if_loaded=True))
-            if same_listings(self._announced, current):
+            current = await work.off_loop(self.docroot.current)
+            unchanged = await work.off_loop(same_listings, self._announced, current)
+            await work.off_loop(lambda: self.docroot.keep_parses(if_loaded=True))
+            if unchanged:
                 log.debug("edits settled; the listings are unchanged")
             else:
                 await self.announce()

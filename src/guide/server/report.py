@@ -2,31 +2,28 @@
 
 import asyncio
 import logging
-import threading
-from collections.abc import Callable
 from contextlib import suppress
-from typing import TypeVar
 
 from fastmcp.server.middleware import Middleware
 
 from guide.docroot.folder import Docroot
-from guide.docroot.report_cache import checked
+from guide.docroot.store.reports import checked
+from guide.server import work
 from guide.server.errors import one_line
 
 log = logging.getLogger("guide")
-T = TypeVar("T")
 
 
 def start_line(docroot: Docroot) -> str:
     """One line naming the docroot, what it holds and how many authoring errors it has.
 
     The count comes from `guide check`'s kept report when nothing changed since it
-    was made (a restart reads the files but declares no form), and is kept for it.
+    was made (a restart reads no template), and is kept for it.
     """
-    snapshot = docroot.snapshot()
-    layout = snapshot.layout
+    built = docroot.current()
+    layout = built.snapshot.layout
     counts = ", ".join(_count(len(table), kind) for kind, table in _tables(layout))
-    errors = len(checked(snapshot).problems)
+    errors = len(checked(built, docroot.store).problems)
     verdict = f"{_count(errors, 'authoring error')} (`guide check {docroot.root}` lists them)" if errors else "no authoring errors"
     return f"serving {docroot.root}: {counts}; {verdict}"
 
@@ -34,38 +31,15 @@ def start_line(docroot: Docroot) -> str:
 async def report_start(docroot: Docroot) -> None:
     """Log the start line once the docroot has been checked, then keep what was parsed.
 
-    The check runs in a daemon thread: a server that stops (a client that asked one
-    question and left) does not wait for a check nobody will read. The cache file
-    is replaced atomically, so a save cut short leaves the old one.
+    Both are background work: a server that stops (a client that asked one
+    question and left) does not wait for a check nobody will read. Kept files are
+    replaced atomically, so a save cut short leaves the old one.
     """
     try:
-        log.info(await _in_daemon_thread(lambda: start_line(docroot)))
-        await _in_daemon_thread(lambda: docroot.remember_parses(if_loaded=True))
+        log.info(await work.in_background(start_line, docroot))
+        await work.in_background(lambda: docroot.keep_parses(if_loaded=True))
     except Exception as error:  # a start report must never stop the server
         log.warning("could not check %s at start: %s", docroot.root, one_line(error))
-
-
-async def _in_daemon_thread(work: Callable[[], T]) -> T:
-    loop = asyncio.get_running_loop()
-    done: asyncio.Future[T] = loop.create_future()
-
-    def settle(outcome: Callable[[], None]) -> None:
-        if not done.done():
-            outcome()
-
-    def run() -> None:
-        try:
-            result = work()
-        except BaseException as error:  # handed to the awaiting task, whatever it is
-            failed = error
-            with suppress(RuntimeError):  # the loop closed meanwhile: nobody waits any more
-                loop.call_soon_threadsafe(settle, lambda: done.set_exception(failed))
-        else:
-            with suppress(RuntimeError):
-                loop.call_soon_threadsafe(settle, lambda: done.set_result(result))
-
-    threading.Thread(target=run, name="guide-start-check", daemon=True).start()
-    return await done
 
 
 def _tables(layout):

@@ -21,13 +21,17 @@ from fastmcp.skills.models import MCPSkill
 from pydantic import ValidationError
 
 from guide import address
-from guide.docroot.caches import PerSnapshot
+from guide.docroot.built import MISSING, Built
 from guide.docroot.entrypoints import Entrypoint
 from guide.docroot.folder import Docroot
 from guide.errors import GuideError
+from guide.server import work
 
 AGENT_SKILLS_KEYS = ("license", "compatibility", "metadata", "allowed-tools")
 """Frontmatter keys of the Agent Skills format that an entry carries besides its name and description."""
+
+ENTRIES = "skill entries"
+"""The build's value holding the Skills extension's entries."""
 
 log = logging.getLogger("guide")
 
@@ -38,7 +42,6 @@ class SkillsSource(Provider):
     def __init__(self, docroot: Docroot):
         super().__init__()
         self.docroot = docroot
-        self._entries: PerSnapshot[dict[str, MCPSkill]] = PerSnapshot(size=1)
 
     def required_extensions(self) -> Sequence[SkillsExtension]:
         """The extension that serves `skills/list` and `skills/get` from this source."""
@@ -49,30 +52,38 @@ class SkillsSource(Provider):
         return []
 
     async def _list_skill_entries(self, context: Any) -> Sequence[MCPSkill]:
-        return list(self.entries().values())
+        return list((await self.entries()).values())
 
     async def _get_skill_entry(self, uri: str, context: Any) -> MCPSkill | None:
-        return self.entries().get(uri)
+        return (await self.entries()).get(uri)
 
     async def _skill_uris(self, uri: str | None = None) -> Sequence[str]:
-        entries = self.entries()
+        entries = await self.entries()
         return [uri] if uri is not None and uri in entries else ([] if uri is not None else list(entries))
 
     def _owns_skill_resource(self, uri: str) -> bool:
         # Never raises: the extension asks on every resource read.
         return str(uri).startswith(f"{address.SKILL_SCHEME}://")
 
-    def entries(self) -> dict[str, MCPSkill]:
-        """Each usable skill of the current snapshot by its `skill://` address."""
-        snapshot = self.docroot.snapshot()
-        return self._entries.get(snapshot, "entries", lambda: _entries(snapshot.skills()))
+    async def entries(self) -> dict[str, MCPSkill]:
+        """Each usable skill of the current snapshot by its `skill://` address (made in a worker thread when not made yet)."""
+        built = self.docroot.peek()
+        found = built.peek(ENTRIES) if built is not None else MISSING
+        if found is MISSING:
+            found = await work.off_loop(self._make_entries)
+        return found
+
+    def _make_entries(self) -> dict[str, MCPSkill]:
+        built = self.docroot.current()
+        return built.value(ENTRIES, lambda: _entries(built))
 
 
-def _entries(skills: list[Entrypoint]) -> dict[str, MCPSkill]:
+def _entries(built: Built) -> dict[str, MCPSkill]:
     entries = {}
-    for skill in skills:
-        if skill.problems:
-            log.warning("skill %s has authoring errors and is left out of skills/list: %s", skill.name, skill.problems[0])
+    for skill in built.every("skill"):
+        problems = built.problems(skill)
+        if problems:
+            log.warning("skill %s has authoring errors and is left out of skills/list: %s", skill.name, problems[0])
             continue
         try:
             entry = MCPSkill(uri=address.skill_file_address(skill.name), frontmatter=_frontmatter(skill), resources="dynamic")

@@ -1,0 +1,413 @@
+"""What has been built from one docroot snapshot: texts read, parses, entrypoints, listings and renders.
+
+This is the one place that keeps what was made, so it is the one place to look
+for what is cached and for how long:
+
+- **Lifetime.** A `Built` lives exactly as long as its snapshot serves. When files
+  change, `Docroot` makes a new one and hands it the per-file work of every file
+  whose stamp did not change; everything else starts afresh.
+- **Per file**: the frontmatter (from the store's kept parses when the file's
+  stamp matches, else read and parsed), the template facts of the body, and the
+  forms it declares. A file's text is read when its body is needed and kept with
+  its parse; a listing needs only frontmatter, so it keeps no text.
+- **Per snapshot**: entrypoints and their checks, aliases, names and summaries,
+  whole listings, and bounded memos (renders, resolved reads) that callers above
+  name (`memo`, `remember`).
+- **Threads.** Worker threads build at once. A value is computed outside any lock
+  and published under `_lock`; two threads may compute the same value (the same
+  result), but none waits for another's parse.
+- **The fast path.** `peek` and `recall` answer only from what is built and never
+  build: the server uses them on the event loop, and does anything else in a worker.
+"""
+
+import threading
+import time
+from collections.abc import Callable, Hashable, Iterable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from guide.docroot import entrypoints, files
+from guide.docroot.config import REQUIRES, Config
+from guide.docroot.entrypoints import Entrypoint, Findings, Kind
+from guide.docroot.frontmatter import Front, FrontmatterError, Parsed, split
+from guide.docroot.layout import Layout
+from guide.docroot.partials import PartialGraph
+from guide.docroot.snapshot import Snapshot, same_files
+from guide.docroot.store.parses import StoredParses, digest
+from guide.errors import Problem
+from guide.forms.declare import Form, declare_forms
+from guide.render import TemplateFacts, inspect
+
+T = TypeVar("T")
+MISSING: Any = object()
+"""What `peek` and `recall` return when the value has not been built."""
+NO_TEMPLATE = TemplateFacts(None, ())
+MEMO_SIZES = {"renders": 1024, "resolved": 1024, "components": 1024}
+"""The bounded memos callers may use, with how many values each keeps (the oldest goes first)."""
+
+
+class _FileWork:
+    """What has been made of one template file at one stamp; shared with the next build while the file is unchanged."""
+
+    __slots__ = ("front", "digest", "parsed", "template", "declared", "mentions")
+
+    def __init__(self) -> None:
+        self.front: Front | FrontmatterError | None = None
+        self.digest: str | None = None  # of the text the front was read from
+        self.parsed: Parsed | FrontmatterError | None = None
+        self.template: TemplateFacts | None = None
+        self.declared: dict[tuple[bool, tuple[str, ...]], tuple[tuple[Form, ...], tuple]] = {}
+        self.mentions: dict[str, bool] = {}
+
+
+class Built:
+    """Everything built so far from one snapshot, and the questions asked of it (commands, skills, listings, reports)."""
+
+    def __init__(self, snapshot: Snapshot, *, limit: int, parses: StoredParses | None = None, previous: "Built | None" = None):
+        """`limit`: the largest file read, in bytes; `parses`: the store's kept parses; `previous`: the build this one replaces."""
+        self.snapshot = snapshot
+        self.limit = limit
+        self.parses = parses
+        self._lock = threading.Lock()
+        self._files = _carried(snapshot, previous)
+        self._values: dict[Hashable, Any] = {}
+        self._memos: dict[str, dict[Hashable, Any]] = {name: {} for name in MEMO_SIZES}
+        self._graph = PartialGraph(snapshot.layout.partials, lambda name: self.template(snapshot.layout.partials[name]))
+
+    # What the snapshot says, for callers that have only the build.
+
+    @property
+    def root(self) -> Path:
+        """The real docroot folder."""
+        return self.snapshot.root
+
+    @property
+    def config(self) -> Config:
+        """guide.yaml as read."""
+        return self.snapshot.config
+
+    @property
+    def config_ok(self) -> bool:
+        """Whether guide.yaml was read without problems."""
+        return not self.snapshot.config_problems
+
+    @property
+    def layout(self) -> Layout:
+        """Which file serves which role."""
+        return self.snapshot.layout
+
+    @property
+    def partials(self) -> dict[str, str]:
+        """The file of each partial, by name."""
+        return self.snapshot.layout.partials
+
+    # Per file.
+
+    def front(self, rel: str) -> Front | FrontmatterError:
+        """The frontmatter of a template file, or why it cannot be read (the kept parse when the stamp fits, else parsed)."""
+        work = self._work(rel)
+        if work.front is None and not self._kept(rel, work):
+            self._parse(rel, work)  # the text is not kept: a listing needs only the frontmatter
+        return work.front
+
+    def parsed(self, rel: str) -> Parsed | FrontmatterError:
+        """The text of a template file with its frontmatter read (the text is read now if it was not yet, and kept)."""
+        work = self._work(rel)
+        if work.parsed is None:
+            work.parsed = self._parse(rel, work)
+        return work.parsed
+
+    def template(self, rel: str) -> TemplateFacts:
+        """The body's Mustache syntax error or the partials it includes (nothing for an unreadable file)."""
+        work = self._work(rel)
+        if work.template is None:
+            parsed = self.parsed(rel)
+            work.template = inspect(parsed.body) if isinstance(parsed, Parsed) else NO_TEMPLATE
+        return work.template
+
+    def declared(self, rel: str, allow_source: bool) -> tuple[tuple[Form, ...], tuple]:
+        """The forms a file declares, with their problems (one file may be included by many entrypoints)."""
+        work, key = self._work(rel), (allow_source, self.config.phases)
+        found = work.declared.get(key)
+        if found is None:
+            front = self.front(rel)
+            meta = front.meta if isinstance(front, Front) else {}
+            forms, issues = declare_forms(meta.get("elicitation"), origin=rel, fallback_all=meta.get("fallback"), allow_source=allow_source, phases=key[1])
+            found = work.declared.setdefault(key, (tuple(forms), tuple(issues)))
+        return found
+
+    def partial_loop(self, names: Iterable[str]) -> list[str] | None:
+        """A loop of partials that rendering these names would enter, if any."""
+        return self._graph.loop_through(names)
+
+    def partials_reached(self, names: Iterable[str]) -> list[str]:
+        """Every partial these names include, directly or through other partials."""
+        return self._graph.reachable(names)
+
+    def partial_body(self, name: str) -> str | None:
+        """The body `{{>name}}` renders: the partial's, when it exists and its `requires-*` hold (C9)."""
+        rel = self.partials.get(name)
+        if rel is None or not self._allows(rel):
+            return None
+        parsed = self.parsed(rel)
+        return parsed.body if isinstance(parsed, Parsed) else None
+
+    # Entrypoints.
+
+    def entrypoint(self, kind: Kind, name: str) -> Entrypoint:
+        """The built entrypoint of that kind and name (which must exist in the layout)."""
+        return self._built(kind, name)[0]
+
+    def checks(self, entrypoint: Entrypoint) -> tuple[tuple[Problem, ...], tuple[Problem, ...]]:
+        """An entrypoint's problems (what makes it unusable) and notes, found when first asked for (they read its body)."""
+        kind, name = entrypoint.kind, entrypoint.name
+        return self.value(("checks", kind, name), lambda: entrypoints.check(entrypoint, self._built(kind, name)[1], self))
+
+    def problems(self, entrypoint: Entrypoint) -> tuple[Problem, ...]:
+        """What makes an entrypoint unusable (authoring errors)."""
+        return self.checks(entrypoint)[0]
+
+    def applies(self, kind: Kind, name: str) -> bool:
+        """Whether a command or skill of that name exists under this configuration (its `requires-*` hold, C4)."""
+        rel = self.snapshot.table(kind).get(name)
+        return rel is not None and self._allows(rel)
+
+    def command(self, name: str) -> Entrypoint | None:
+        """The command answering to a name or alias, if it applies to this configuration."""
+        name = name if name in self.snapshot.layout.commands else self.aliases().get(name, name)
+        return self.entrypoint("command", name) if self.applies("command", name) else None
+
+    def skill(self, name: str) -> Entrypoint | None:
+        """The skill of that name, if it applies to this configuration."""
+        return self.entrypoint("skill", name) if self.applies("skill", name) else None
+
+    def find_command(self, segments: tuple[str, ...]) -> tuple[Entrypoint, tuple[str, ...]] | None:
+        """The command named by the longest leading run of `segments`, and the segments left as its args.
+
+        A command's own name is looked for first; aliases only when no name
+        matches (so finding a command by name never reads every file for aliases).
+        """
+        commands = self.snapshot.layout.commands
+        by_name = self._longest(segments, self.name_depth(), lambda name: name if name in commands else None)
+        return by_name or self._longest(segments, self.value("alias depth", lambda: _depth(self.aliases())), self.aliases().get)
+
+    def name_depth(self) -> int:
+        """The most segments any command name has: no longer run of an address can name one."""
+        return self.value("name depth", lambda: _depth(self.snapshot.layout.commands))
+
+    def aliases(self) -> dict[str, str]:
+        """Each alias of an applying command, mapped to the command's name."""
+        return self.value("aliases", self._aliases)
+
+    def names(self, kind: Kind) -> list[str]:
+        """The name of every command or skill that applies, sorted."""
+        return self.value((kind, "names"), lambda: [name for name in sorted(self.snapshot.table(kind)) if self.applies(kind, name)])
+
+    def every(self, kind: Kind) -> list[Entrypoint]:
+        """Every command or skill that applies, sorted by name (each one built)."""
+        return self.value((kind, "every"), lambda: [self.entrypoint(kind, name) for name in self.names(kind)])
+
+    def descriptions(self, kind: Kind) -> list[tuple[str, str]]:
+        """Name and description of every command or skill that applies, from frontmatter alone (no form is declared)."""
+        return self.value((kind, "descriptions"), lambda: [(name, self._description(kind, name)) for name in self.names(kind)])
+
+    def member(self, skill: str, member: str) -> str | None:
+        """The file of a skill member, if the skill applies and has it."""
+        rel = self.snapshot.layout.members.get((skill, member))
+        return rel if rel and self.applies("skill", skill) else None
+
+    def document(self, path: str) -> str | None:
+        """The file of a document addressed by its path without extension."""
+        return self.snapshot.layout.documents.get(path)
+
+    def report(self) -> tuple[list[Problem], list[Problem]]:
+        """Every authoring problem and note of the docroot: config, layout, partials and entrypoints (whatever their `requires-*`)."""
+        return self.value("report", self._report)
+
+    # Memos for callers above.
+
+    def value(self, key: Hashable, make: Callable[[], T]) -> T:
+        """A value of this snapshot made once (a listing, a count): made now if it was not yet."""
+        found = self._values.get(key, MISSING)
+        if found is MISSING:
+            made = make()
+            with self._lock:
+                found = self._values.setdefault(key, made)
+        return found
+
+    def peek(self, key: Hashable) -> Any:
+        """The value under `key` if it was made, else `MISSING` (never makes anything)."""
+        return self._values.get(key, MISSING)
+
+    def remember(self, memo: str, key: Hashable, value: T) -> T:
+        """Keep `value` in a bounded memo (`MEMO_SIZES`) for this snapshot, and return it."""
+        values = self._memos[memo]
+        with self._lock:
+            if key not in values and len(values) >= MEMO_SIZES[memo]:
+                values.pop(next(iter(values)))
+            return values.setdefault(key, value)
+
+    def recall(self, memo: str, key: Hashable) -> Any:
+        """A value kept with `remember`, else `MISSING`."""
+        return self._memos[memo].get(key, MISSING)
+
+    # Inside.
+
+    def _work(self, rel: str) -> _FileWork:
+        work = self._files.get(rel)
+        if work is None:
+            with self._lock:
+                work = self._files.setdefault(rel, _FileWork())
+        return work
+
+    def _kept(self, rel: str, work: _FileWork) -> bool:
+        """Take the frontmatter from the store's kept parses, if it holds one for the file's stamp (no file is read)."""
+        source = self.snapshot.sources[rel]
+        kept = self.parses.front(rel, source.stamp) if self.parses is not None and source.stamp is not None else None
+        if kept is not None and work.front is None:
+            work.front, work.digest = kept
+        return kept is not None
+
+    def _parse(self, rel: str, work: _FileWork) -> Parsed | FrontmatterError:
+        """Read a template file and parse it (reusing a parse of the same text); its frontmatter is noted if it was not yet."""
+        source = self.snapshot.sources[rel]
+        read_ns = time.time_ns()
+        text, refusal = self._read(rel)
+        if text is None:
+            parsed: Parsed | FrontmatterError = FrontmatterError(refusal, None)
+        elif work.front is not None and work.digest == digest(text):
+            parsed = _with_text(work.front, text)
+        else:
+            kept = self.parses.checked(rel, source.stamp, text) if self.parses is not None and source.stamp is not None else None
+            parsed = _with_text(kept, text) if kept is not None else _split(text)
+            if kept is None and self.parses is not None and source.stamp is not None:
+                self.parses.remember(rel, source.stamp, text, parsed, read_ns=read_ns)
+        if work.front is None:
+            work.front = parsed.front if isinstance(parsed, Parsed) else parsed
+            work.digest = digest(text) if text is not None else None
+        return parsed
+
+    def _read(self, rel: str) -> tuple[str | None, str]:
+        """A template file's text, or None and why it cannot be read."""
+        source = self.snapshot.sources[rel]
+        if source.stamp is None:
+            return None, "file is gone"
+        try:
+            return files.read_text(self.root, rel, self.limit, encoding="utf-8-sig", identity=source.identity), ""
+        except files.Refused as error:
+            return None, f"file {error}"
+
+    def _allows(self, rel: str) -> bool:
+        if not self._mentions(rel, REQUIRES):
+            return True
+        front = self.front(rel)
+        return isinstance(front, FrontmatterError) or self.config.allows(front.meta)
+
+    def _mentions(self, rel: str, word: str) -> bool:
+        """False only when the file surely has no frontmatter key starting with `word` (read from its text if not parsed)."""
+        work = self._work(rel)
+        if work.front is not None or self._kept(rel, work):
+            front = work.front
+            return isinstance(front, FrontmatterError) or any(isinstance(key, str) and key.startswith(word) for key in front.meta)
+        found = work.mentions.get(word)
+        if found is None:
+            text, _ = self._read(rel)
+            found = work.mentions.setdefault(word, text is None or word in text)  # unreadable: the parse says why
+        return found
+
+    def _built(self, kind: Kind, name: str) -> tuple[Entrypoint, Findings]:
+        return self.value(("entrypoint", kind, name), lambda: entrypoints.build(kind, name, self.snapshot.table(kind)[name], self))
+
+    def _longest(self, segments: tuple[str, ...], depth: int, name_of: Callable[[str], str | None]) -> tuple[Entrypoint, tuple[str, ...]] | None:
+        for length in range(min(len(segments), depth), 0, -1):
+            name = name_of("/".join(segments[:length]))
+            command = self.command(name) if name is not None else None
+            if command is not None:
+                return command, segments[length:]
+        return None
+
+    def _aliases(self) -> dict[str, str]:
+        found: dict[str, str] = {}
+        commands = self.snapshot.layout.commands
+        for name, rel in sorted(commands.items()):
+            if not self._mentions(rel, "aliases") or not self.applies("command", name):
+                continue
+            front = self.front(rel)
+            for alias in entrypoints.listed(front.meta, "aliases") if isinstance(front, Front) else ():
+                if alias not in commands:
+                    found.setdefault(alias, name)
+        return found
+
+    def _description(self, kind: Kind, name: str) -> str:
+        front = self.front(self.snapshot.table(kind)[name])
+        return str(front.meta.get("description", "")) if isinstance(front, Front) else ""
+
+    def _report(self) -> tuple[list[Problem], list[Problem]]:
+        layout = self.snapshot.layout
+        problems = [*self.snapshot.config_problems, *layout.problems, *entrypoints.alias_problems(layout.commands, self)]
+        notes = list(layout.notes)
+        for rel in layout.partials.values():
+            partial_problems, partial_notes = entrypoints.partial_report(rel, self)
+            problems += partial_problems
+            notes += partial_notes
+        for kind in ("command", "skill"):
+            for name in self.snapshot.table(kind):
+                found, noted = self.checks(self.entrypoint(kind, name))
+                problems += found
+                notes += noted
+        return _ordered(problems), _ordered(notes)
+
+
+def same_listings(before: Built, after: Built) -> bool:
+    """Whether two builds list the same things: the same files in every role, configuration and frontmatter.
+
+    A body edit keeps the listings; a file added, removed or renamed, a changed
+    guide.yaml, or changed frontmatter (which may rename, describe or hide an
+    entrypoint, or change its fields) does not. A changed file whose frontmatter
+    the earlier build never read counts as changed. Reads files: never on the event loop.
+    """
+    if before is after:
+        return True
+    if not same_files(before.snapshot, after.snapshot):
+        return False
+    old_sources = before.snapshot.sources
+    for rel, source in after.snapshot.sources.items():
+        if old_sources.get(rel) != source:
+            old = before._files.get(rel)
+            if old is None or old.front is None or _listed(old.front) != _listed(after.front(rel)):
+                return False
+    return True
+
+
+def _listed(front: Front | FrontmatterError) -> object:
+    return front.meta if isinstance(front, Front) else front
+
+
+def _carried(snapshot: Snapshot, previous: Built | None) -> dict[str, _FileWork]:
+    """The per-file work of `previous` for every file whose source (path, stamp, identity) is unchanged."""
+    if previous is None:
+        return {}
+    before, after = previous.snapshot.sources, snapshot.sources
+    return {rel: work for rel, work in previous._files.items() if rel in after and before.get(rel) == after[rel]}
+
+
+def _split(text: str) -> Parsed | FrontmatterError:
+    try:
+        return split(text)
+    except FrontmatterError as error:
+        return error
+
+
+def _with_text(front: Front | FrontmatterError, text: str) -> Parsed | FrontmatterError:
+    """A kept frontmatter joined with the text it was read from (parsed again if the text cannot be the one)."""
+    if isinstance(front, FrontmatterError):
+        return front
+    return Parsed(front, text) if front.body_start <= len(text) else _split(text)
+
+
+def _depth(names: Iterable[str]) -> int:
+    return max((name.count("/") + 1 for name in names), default=0)
+
+
+def _ordered(problems: list[Problem]) -> list[Problem]:
+    return sorted(set(problems), key=lambda p: (p.path, p.line or 0, p.message))

@@ -1,0 +1,97 @@
+"""Serve one read: resolve it (routes), drive it in the client's protocol era (eras), finish it (routes).
+
+A read is a value (`guide.routes.resolve.Read`). What the event loop does is an
+explicit question to the docroot's build: is what this read needs built? Then it
+is answered on the loop: the resolution was kept, the forms' step is pure, the
+rendered text was kept. Anything else (building the snapshot, resolving, reading
+a document, rendering) continues in a worker thread from what is already
+resolved (`guide.server.work`); nothing is done twice.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from fastmcp import Context
+from mcp_types import InputRequiredResult
+
+from guide.docroot.built import MISSING
+from guide.docroot.folder import Docroot
+from guide.errors import GuideError
+from guide.forms.resolve import Ask
+from guide.routes.finish import document_text, finish, finished
+from guide.routes.resolve import Call, Document, Read, Resolved, resolve
+from guide.server import work
+from guide.server.eras import can_elicit, for_request
+from guide.server.errors import guarded
+
+ANSWER_TIMEOUT = 600.0
+"""Seconds a legacy read waits for the client to answer one form before it fails (people answer forms slowly)."""
+RESOLVED = "resolved"
+"""The build's memo of resolved reads (by the read value)."""
+KEPT_LENGTH = 1024
+"""Reads longer than this (their address or prompt line) are resolved each time: the memo must stay small."""
+
+
+@dataclass(frozen=True)
+class _Refused:
+    """A read that resolved to an error, kept so the same read fails the same way without resolving again."""
+
+    error: GuideError
+
+
+@dataclass(frozen=True)
+class Service:
+    """What every route needs to serve a read: the docroot, and how long to wait for an answer."""
+
+    docroot: Docroot
+    answer_timeout: float | None = ANSWER_TIMEOUT
+
+    async def read(self, ctx: Context, read: Read, *, tool: bool = False, rendered: Callable[[str], Any] = str) -> Any:
+        """The answer to `read`, with Guide's errors translated for the client (an error result for the tool).
+
+        `rendered` wraps the text of a rendered entrypoint (a resource read marks it as never to be cached).
+        """
+        return await guarded(ctx, lambda: self._serve(ctx, read, rendered), tool=tool)
+
+    async def _serve(self, ctx: Context, read: Read, rendered: Callable[[str], Any]) -> Any:
+        found = self._recall(read)
+        if found is MISSING:
+            found = await work.off_loop(self._resolve, read)
+        if isinstance(found, _Refused):
+            raise found.error.with_traceback(None)
+        if isinstance(found, str):
+            return found
+        if isinstance(found, Document):
+            return await work.off_loop(document_text, self.docroot, found)
+        return await self._call(ctx, found, rendered)
+
+    async def _call(self, ctx: Context, call: Call, rendered: Callable[[str], Any]) -> Any:
+        era = for_request(ctx)
+        known, phase = self.docroot.peek_phase(call.built)
+        if not known:
+            phase = await work.off_loop(self.docroot.active_phase, call.built)
+        request = call.request(can_elicit=can_elicit(ctx), active_phase=phase)
+        outcome = era.opening(ctx)(request)  # the pure first step: no file, no build
+        if isinstance(outcome, Ask):
+            outcome = await era.drive(ctx, request, outcome, answer_timeout=self.answer_timeout)
+            if isinstance(outcome, InputRequiredResult):
+                return outcome
+        text = finished(call, outcome, phase)
+        if text is MISSING:
+            text = await work.off_loop(finish, call, outcome, phase)
+        return rendered(text)
+
+    def _recall(self, read: Read) -> Resolved | _Refused:
+        """What `read` resolved to in the current snapshot, if it was resolved before (else `MISSING`)."""
+        built = self.docroot.peek()
+        return built.recall(RESOLVED, read) if built is not None else MISSING
+
+    def _resolve(self, read: Read) -> Resolved | _Refused:
+        """Resolve `read` against the current snapshot (built now if files changed), and keep what it resolved to."""
+        built = self.docroot.current()
+        try:
+            found: Resolved | _Refused = resolve(built, read)
+        except GuideError as error:
+            found = _Refused(error)
+        return built.remember(RESOLVED, read, found) if read.size <= KEPT_LENGTH else found

@@ -1,0 +1,91 @@
+"""The build of a snapshot (issue 17): the one place that keeps what was made, safe for worker threads, carried across edits."""
+
+import dataclasses
+import functools
+import threading
+
+import pytest
+
+import guide.docroot.built as built_module
+from docroot.conftest import write_files
+from guide.docroot.entrypoints import Entrypoint
+from guide.docroot.folder import Docroot
+from guide.docroot.snapshot import Snapshot, Source
+from guide.docroot.store.disk import Store
+
+FILES = {
+    "_commands/a.md": "---\ndescription: A.\n---\nA {{>p}}\n",
+    "_commands/b.md": "---\ndescription: B.\n---\nB\n",
+    "_partials/p.md": "---\ndescription: P.\n---\nP\n",
+}
+
+
+@pytest.mark.parametrize("value", [Snapshot, Source, Entrypoint])
+def test_17_snapshots_sources_and_entrypoints_are_plain_records(value):
+    assert dataclasses.is_dataclass(value) and value.__dataclass_params__.frozen
+    kept = [name for name, member in vars(value).items() if isinstance(member, (functools.cached_property, functools._lru_cache_wrapper))]
+    assert kept == [], f"{value.__name__} keeps {kept}"
+    assert all(not callable(field.default_factory) or field.default_factory is dataclasses.MISSING for field in dataclasses.fields(value))
+
+
+def test_17_two_threads_parse_two_files_at_the_same_time(tmp_path, monkeypatch):
+    root = write_files(tmp_path / "docroot", FILES)
+    built = Docroot(root, store=Store(None)).current()
+    both_inside = threading.Barrier(2, timeout=30)  # each parse waits here for the other: serialised parses would never meet
+    real_split = built_module.split
+
+    def split(text):
+        both_inside.wait()
+        return real_split(text)
+
+    monkeypatch.setattr(built_module, "split", split)
+    results, errors = {}, []
+
+    def parse(rel):
+        try:
+            results[rel] = built.parsed(rel).meta["description"]
+        except Exception as error:  # reported below
+            errors.append(error)
+
+    workers = [threading.Thread(target=parse, args=(rel,)) for rel in ("_commands/a.md", "_commands/b.md")]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert errors == [] and results == {"_commands/a.md": "A.", "_commands/b.md": "B."}
+
+
+def test_17_an_edit_keeps_what_was_made_of_the_other_files(tmp_path, monkeypatch):
+    root = write_files(tmp_path / "docroot", FILES)
+    docroot = Docroot(root, store=Store(None))
+    first = docroot.current()
+    assert [e.description for e in first.every("command")] == ["A.", "B."]
+    parsed = []
+    real_split = built_module.split
+    monkeypatch.setattr(built_module, "split", lambda text: parsed.append(text) or real_split(text))
+    write_files(root, {"_commands/b.md": "---\ndescription: B, edited.\n---\nB\n"})
+    docroot.invalidate([root / "_commands/b.md"])
+    second = docroot.current()
+    assert second is not first and second.peek(("command", "every")) is built_module.MISSING  # what depends on the whole snapshot starts afresh
+    assert [e.description for e in second.every("command")] == ["A.", "B, edited."]
+    assert len(parsed) == 1  # only the edited file is parsed again
+
+
+def test_17_peek_and_recall_never_build(tmp_path, monkeypatch):
+    root = write_files(tmp_path / "docroot", FILES)
+    docroot = Docroot(root, store=Store(None))
+    assert docroot.peek() is None
+    built = docroot.current()
+    assert docroot.peek() is built
+    assert built.peek("anything") is built_module.MISSING and built.recall("renders", "key") is built_module.MISSING
+    assert built.value("anything", lambda: 42) == 42 and built.peek("anything") == 42
+    docroot.invalidate()
+    assert docroot.peek() is None
+
+
+def test_17_a_bounded_memo_forgets_its_oldest_value(tmp_path, monkeypatch):
+    monkeypatch.setitem(built_module.MEMO_SIZES, "renders", 2)
+    built = Docroot(write_files(tmp_path / "docroot", FILES), store=Store(None)).current()
+    for key in ("a", "b", "c"):
+        built.remember("renders", key, key.upper())
+    assert [built.recall("renders", key) for key in ("a", "b", "c")] == [built_module.MISSING, "B", "C"]
