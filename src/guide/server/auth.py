@@ -1,40 +1,85 @@
 """Bearer-token access for `guide serve --transport http`, configured by environment variables.
 
 Either static tokens for a small team (`GUIDE_AUTH_TOKENS=name:token,name:token`, each name
-is the principal) or a JWT verifier for real deployments (`GUIDE_AUTH_JWKS_URI` or
-`GUIDE_AUTH_PUBLIC_KEY`, with `GUIDE_AUTH_ISSUER` and `GUIDE_AUTH_AUDIENCE`). Both are
-FastMCP's own verifiers; Guide only reads the settings and refuses unsafe ones.
+is the principal) or JWTs for real deployments, checked against `GUIDE_AUTH_ISSUER` and
+`GUIDE_AUTH_AUDIENCE` and verified with exactly one source of keys: `GUIDE_AUTH_JWKS_URI` or
+`GUIDE_AUTH_PUBLIC_KEY` for the asymmetric algorithms, `GUIDE_AUTH_SECRET` or
+`GUIDE_AUTH_SECRET_FILE` (whose content is the secret) for HS256/384/512.
+
+Settings that could be misread stop the start with one line naming the variable to use: a
+key variable given to the other family of algorithms, a secret shorter than its hash, a
+secret variable whose value is a file name, a JWT setting without a JWT key, a misspelt
+`GUIDE_AUTH_` name (a typo must not leave a server open). A JWT is accepted only with an
+`exp` (unless `GUIDE_AUTH_ALLOW_NO_EXPIRY=1`) and a principal claim (`sub`, or the claim
+`GUIDE_AUTH_PRINCIPAL_CLAIM` names): continuation state is bound to the principal, so two
+tokens without one must never count as the same person.
+
+The verifiers are FastMCP's own, extended through its public hooks: `load_access_token`
+for the claims, `get_middleware` for Guide's own 401 message (FastMCP's tells a client to
+"re-register", which means nothing to a static-token or JWT user).
 """
 
+import json
+import logging
 from collections.abc import Mapping
 from pathlib import Path
 
-from fastmcp.server.auth import TokenVerifier
+from fastmcp.server.auth import AccessToken, TokenVerifier
 from fastmcp.server.auth.providers.jwt import JWTVerifier, StaticTokenVerifier
+from starlette.middleware import Middleware
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from guide.errors import GuideError
+from guide.spelling import near_miss
 
 TOKENS = "GUIDE_AUTH_TOKENS"
 JWKS_URI = "GUIDE_AUTH_JWKS_URI"
 PUBLIC_KEY = "GUIDE_AUTH_PUBLIC_KEY"
+SECRET = "GUIDE_AUTH_SECRET"
+SECRET_FILE = "GUIDE_AUTH_SECRET_FILE"
 ISSUER = "GUIDE_AUTH_ISSUER"
 AUDIENCE = "GUIDE_AUTH_AUDIENCE"
 ALGORITHM = "GUIDE_AUTH_ALGORITHM"
+ALLOW_NO_EXPIRY = "GUIDE_AUTH_ALLOW_NO_EXPIRY"
+PRINCIPAL_CLAIM = "GUIDE_AUTH_PRINCIPAL_CLAIM"
+PREFIX = "GUIDE_AUTH_"
+KEY_SOURCES = (JWKS_URI, PUBLIC_KEY, SECRET, SECRET_FILE)
+JWT_SETTINGS = (ISSUER, AUDIENCE, ALGORITHM, ALLOW_NO_EXPIRY, PRINCIPAL_CLAIM)
+SETTINGS = (TOKENS, *KEY_SOURCES, *JWT_SETTINGS)
+
+# RFC 7518 3.2: an HMAC key at least as long as the hash's output.
+SECRET_BYTES = {"HS256": 32, "HS384": 48, "HS512": 64}
+ASYMMETRIC = ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "Ed25519", "Ed448")
+ALGORITHMS = (*SECRET_BYTES, *ASYMMETRIC)
+DEFAULT_PRINCIPAL_CLAIM = "sub"
+SHARED_CLAIMS = ("iss", "aud", "exp", "nbf", "iat", "scope", "scp")  # the same for many people: never a principal
+TRUE, FALSE = ("1", "true", "yes"), ("", "0", "false", "no")
 MIN_TOKEN_LENGTH = 32
 TOKEN_HINT = "make one with: python3 -c 'import secrets; print(secrets.token_urlsafe(32))'"
+SECRET_HINT = "make one with: python3 -c 'import secrets; print(secrets.token_urlsafe(64))'"
+
+log = logging.getLogger("guide")
 
 
 def verifier(environ: Mapping[str, str]) -> TokenVerifier | None:
-    """The token verifier the environment asks for, or None when access is open."""
-    tokens = environ.get(TOKENS, "").strip()
-    jwks_uri = environ.get(JWKS_URI, "").strip()
-    public_key = environ.get(PUBLIC_KEY, "").strip()
-    if tokens and (jwks_uri or public_key):
-        raise GuideError(f"{TOKENS} and {JWKS_URI}/{PUBLIC_KEY} are both set; choose one way to check tokens")
-    if tokens:
-        return static_tokens(tokens)
-    if jwks_uri or public_key:
-        return jwt_verifier(environ, jwks_uri, public_key)
+    """The token verifier the environment asks for, or None when access is open; GuideError (one line) for unsafe settings."""
+    _refuse_unknown(environ)
+    settings = {name: environ.get(name, "").strip() for name in SETTINGS}
+    sources = [name for name in KEY_SOURCES if settings[name]]
+    stray = next((name for name in JWT_SETTINGS if settings[name]), None)
+    if settings[TOKENS] and sources:
+        raise GuideError(f"{TOKENS} and {sources[0]} are both set; choose static tokens or JWTs")
+    if settings[TOKENS]:
+        if stray:
+            raise GuideError(f"{stray} applies to JWTs, but {TOKENS} turns on static tokens; unset {stray}")
+        return static_tokens(settings[TOKENS])
+    if sources:
+        return jwt_verifier(settings)
+    if stray:
+        raise GuideError(
+            f"{stray} is set but no JWT key is: set {JWKS_URI} or {PUBLIC_KEY} (RS256 and the other asymmetric algorithms), "
+            f"or {SECRET} or {SECRET_FILE} (HS256, HS384, HS512)"
+        )
     return None
 
 
@@ -55,26 +100,90 @@ def static_tokens(text: str) -> StaticTokenVerifier:
             raise GuideError(f"{TOKENS}: {name!r} has the same token as {by_token[token]['client_id']!r}; each name needs its own token")
         names.add(name)
         by_token[token] = {"client_id": name, "sub": name, "scopes": []}
-    return StaticTokenVerifier(tokens=by_token)
+    return StaticTokens(tokens=by_token)
 
 
-def jwt_verifier(environ: Mapping[str, str], jwks_uri: str, public_key: str) -> JWTVerifier:
-    """A JWT verifier checking signature, expiry, issuer and audience."""
-    if jwks_uri and public_key:
-        raise GuideError(f"{JWKS_URI} and {PUBLIC_KEY} are both set; give one source of signing keys")
-    issuer = environ.get(ISSUER, "").strip()
-    audience = environ.get(AUDIENCE, "").strip()
-    missing = [name for name, value in ((ISSUER, issuer), (AUDIENCE, audience)) if not value]
+def jwt_verifier(settings: Mapping[str, str]) -> JWTVerifier:
+    """A JWT verifier checking signature, expiry, issuer, audience and principal, from the stripped settings."""
+    sources = [name for name in KEY_SOURCES if settings[name]]
+    if len(sources) > 1:
+        raise GuideError(f"{sources[0]} and {sources[1]} are both set; give one source of signing keys")
+    missing = [name for name in (ISSUER, AUDIENCE) if not settings[name]]
     if missing:
         # Without them a token the same identity provider issued for another service would be accepted.
         raise GuideError(f"JWT access needs {' and '.join(missing)} (the token's iss and aud claims)")
-    algorithm = environ.get(ALGORITHM, "").strip() or "RS256"
-    if public_key and not algorithm.startswith("HS"):  # HS* algorithms take a shared secret, not a key
-        public_key = _key_text(public_key)
+    algorithm = _algorithm(settings[ALGORITHM], symmetric=sources[0] in (SECRET, SECRET_FILE))
+    key = _secret(settings, sources[0], algorithm) if algorithm in SECRET_BYTES else _public_key(settings, sources[0], algorithm)
     try:
-        return JWTVerifier(jwks_uri=jwks_uri or None, public_key=public_key or None, issuer=issuer, audience=audience, algorithm=algorithm)
+        return JWTAccess(
+            jwks_uri=settings[JWKS_URI] or None,
+            public_key=key,
+            issuer=settings[ISSUER],
+            audience=settings[AUDIENCE],
+            algorithm=algorithm,
+            principal_claim=_principal_claim(settings[PRINCIPAL_CLAIM]),
+            require_expiry=not _flag(ALLOW_NO_EXPIRY, settings[ALLOW_NO_EXPIRY]),
+        )
     except ValueError as error:
         raise GuideError(f"JWT access: {error}") from None
+
+
+def _refuse_unknown(environ: Mapping[str, str]) -> None:
+    for name, value in environ.items():
+        if name.startswith(PREFIX) and name not in SETTINGS and value.strip():
+            guess = near_miss(name, SETTINGS)
+            hint = f"did you mean {guess}?" if guess else f"the settings are {', '.join(SETTINGS)}"
+            raise GuideError(f"{name} is not a Guide setting; {hint}")
+
+
+def _algorithm(value: str, symmetric: bool) -> str:
+    if not value:
+        return "HS256" if symmetric else "RS256"
+    if value not in ALGORITHMS:
+        raise GuideError(f"{ALGORITHM}: {value[:40]!r} is not an algorithm Guide accepts; use one of {', '.join(ALGORITHMS)}")
+    return value
+
+
+def _secret(settings: Mapping[str, str], source: str, algorithm: str) -> bytes:
+    """The shared secret of an HS* algorithm: the variable's value, or the content of the file it names."""
+    if source not in (SECRET, SECRET_FILE):
+        raise GuideError(f"{source} is for the asymmetric algorithms; {algorithm} checks tokens with a shared secret: set {SECRET} or {SECRET_FILE} instead")
+    if source == SECRET:
+        if _names_file(settings[SECRET]):
+            raise GuideError(f"{SECRET} holds the name of a file, not a secret; to use the file's content, set {SECRET_FILE} to that name instead")
+        secret = settings[SECRET].encode()
+    else:
+        secret = _file_secret(settings[SECRET_FILE])
+    if secret.startswith(b"-----BEGIN"):
+        raise GuideError(f"{source} holds a PEM key, not a shared secret; for a key set {PUBLIC_KEY} and {ALGORITHM} to its algorithm (RS256, ES256, ...)")
+    if len(secret) < SECRET_BYTES[algorithm]:
+        raise GuideError(f"{source}: an {algorithm} secret needs at least {SECRET_BYTES[algorithm]} bytes, this one has {len(secret)}; {SECRET_HINT}")
+    return secret
+
+
+def _public_key(settings: Mapping[str, str], source: str, algorithm: str) -> str | None:
+    """The PEM key of an asymmetric algorithm, or None when the keys come from `GUIDE_AUTH_JWKS_URI`."""
+    if source in (SECRET, SECRET_FILE):
+        raise GuideError(
+            f"{source} is for HS256, HS384 and HS512; {algorithm} checks tokens with a public key: "
+            f"set {PUBLIC_KEY} or {JWKS_URI} instead (or {ALGORITHM}=HS256 to check them with this secret)"
+        )
+    return _key_text(settings[PUBLIC_KEY]) if source == PUBLIC_KEY else None
+
+
+def _names_file(value: str) -> bool:
+    try:
+        return Path(value).expanduser().exists()
+    except (OSError, ValueError):  # too long for a path, or a NUL in it: not a file name
+        return False
+
+
+def _file_secret(name: str) -> bytes:
+    try:
+        content = Path(name).expanduser().read_bytes()
+    except OSError:
+        raise GuideError(f"{SECRET_FILE}: {name} cannot be read") from None
+    return content.rstrip(b"\r\n")  # the line break an editor or `echo` adds is not part of the secret
 
 
 def _key_text(value: str) -> str:
@@ -85,3 +194,99 @@ def _key_text(value: str) -> str:
         return Path(value).expanduser().read_text(encoding="ascii")
     except (OSError, UnicodeDecodeError):
         raise GuideError(f"{PUBLIC_KEY}: {value} is neither PEM text nor a readable PEM file") from None
+
+
+def _principal_claim(value: str) -> str:
+    claim = value or DEFAULT_PRINCIPAL_CLAIM
+    if claim in SHARED_CLAIMS:
+        raise GuideError(f"{PRINCIPAL_CLAIM}: {claim!r} is the same for many people; name a claim that identifies one person or agent, such as sub or email")
+    return claim
+
+
+def _flag(name: str, value: str) -> bool:
+    if value.lower() in TRUE:
+        return True
+    if value.lower() in FALSE:
+        return False
+    raise GuideError(f"{name}: {value[:40]!r} is not 1 or 0")
+
+
+class Challenge:
+    """A verifier mixin: a request to the MCP endpoint without an accepted token gets Guide's own 401."""
+
+    guarded_path: str | None = None
+    missing_text = "this server needs a bearer token: send the header Authorization: Bearer <token>"
+    refused_text = "this bearer token was refused"
+
+    def get_routes(self, mcp_path: str | None = None) -> list:
+        """FastMCP's routes for this verifier; it also learns the endpoint the 401s guard."""
+        self.guarded_path = mcp_path
+        return super().get_routes(mcp_path)
+
+    def get_middleware(self) -> list:
+        """FastMCP's authentication middleware, then Guide's answer to a request it did not authenticate."""
+        return [*super().get_middleware(), Middleware(Unauthorized, verifier=self)]
+
+
+class StaticTokens(Challenge, StaticTokenVerifier):
+    """FastMCP's static-token verifier, answering a missing or unknown token in Guide's words."""
+
+    missing_text = f"{Challenge.missing_text}, with the token your operator issued you ({TOKENS})"
+    refused_text = f"{Challenge.refused_text}: it is not one of the tokens your operator issued ({TOKENS}); check it was copied whole, or ask them for yours"
+
+
+class JWTAccess(Challenge, JWTVerifier):
+    """FastMCP's JWT verifier that also requires `exp` (unless told otherwise) and a principal claim."""
+
+    missing_text = f"{Challenge.missing_text}, with a JWT from your identity provider"
+
+    def __init__(self, *, principal_claim: str, require_expiry: bool, **options) -> None:
+        super().__init__(**options)
+        self.principal_claim = principal_claim
+        self.require_expiry = require_expiry
+        expiry = "an exp in the future" if require_expiry else "no past exp"
+        self.refused_text = (
+            f"{Challenge.refused_text}: Guide accepts a JWT signed with its key, for its issuer and audience, "
+            f"with {expiry} and a non-empty '{principal_claim}' claim; get a new token from your identity provider"
+        )
+
+    async def load_access_token(self, token: str) -> AccessToken | None:
+        """FastMCP's checks, then `exp` and the principal claim; the principal becomes the token's subject."""
+        access = await super().load_access_token(token)
+        if access is None:
+            return None
+        claims = access.claims or {}
+        if self.require_expiry and claims.get("exp") is None:  # FastMCP checks exp only when a token has one
+            log.info("bearer token refused: it has no exp claim (%s=1 accepts tokens that never expire)", ALLOW_NO_EXPIRY)
+            return None
+        principal = claims.get(self.principal_claim)
+        if isinstance(principal, bool) or not isinstance(principal, str | int) or principal == "":
+            log.info("bearer token refused: it has no %s claim to name its principal (%s names another claim)", self.principal_claim, PRINCIPAL_CLAIM)
+            return None
+        return access.model_copy(update={"subject": str(principal)})
+
+
+class Unauthorized:
+    """ASGI middleware answering an unauthenticated request to the guarded endpoint with a 401 that says what to send."""
+
+    def __init__(self, app: ASGIApp, verifier: Challenge) -> None:
+        self.app = app
+        self.verifier = verifier
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass an authenticated request (or one for another path) on; answer the others with 401."""
+        user = scope.get("user")
+        if scope["type"] != "http" or scope["path"] != self.verifier.guarded_path or getattr(user, "is_authenticated", False):
+            await self.app(scope, receive, send)
+            return
+        bearer = any(name.lower() == b"authorization" and value[:7].lower() == b"bearer " for name, value in scope.get("headers", []))
+        if bearer:
+            body = {"error": "invalid_token", "error_description": self.verifier.refused_text}
+            challenge = f'Bearer error="invalid_token", error_description="{self.verifier.refused_text}"'
+        else:  # RFC 6750 3.1: a request without credentials gets no error code in its challenge
+            body = {"error_description": self.verifier.missing_text}
+            challenge = "Bearer"
+        payload = json.dumps(body).encode()
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode()), (b"www-authenticate", challenge.encode())]
+        await send({"type": "http.response.start", "status": 401, "headers": headers})
+        await send({"type": "http.response.body", "body": payload})
