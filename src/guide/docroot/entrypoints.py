@@ -11,6 +11,7 @@ from functools import cached_property
 from typing import Any, Literal
 
 from guide import address
+from guide.docroot import references
 from guide.docroot.config import Config
 from guide.docroot.frontmatter import FrontmatterError, Parsed, locate
 from guide.docroot.keys import key_issues
@@ -120,8 +121,9 @@ def build(kind: Kind, name: str, source: Source, around: Surroundings) -> Entryp
             if arg not in names:  # a field of a form with its own error is not reported missing again
                 found.append(Issue(origin=source.path, keys=("args",), field=arg, message=f"`args` names {arg!r}, which no form declares"))
         body_problems, body_notes = _body_report(source, around, set(includes))
-        every = problems + [_locate(issue, sources) for issue in found] + body_problems
-        return tuple(every), tuple([_locate(issue, sources) for issue in note_issues] + body_notes)
+        reference_problems, reference_notes = references.report(source, includes, around.partials, around.graph)
+        every = problems + [_locate(issue, sources) for issue in found] + body_problems + reference_problems
+        return tuple(every), tuple([_locate(issue, sources) for issue in note_issues] + body_notes + reference_notes)
 
     return Entrypoint(kind, name, source.path, meta, parsed.body, form_set, checks)
 

@@ -28,7 +28,7 @@ def finish(docroot: Docroot, call: Call, outcome: Render | Fail) -> str:
             phases=config.phases,
             flags=config.flags,
         )
-        return render.render(entrypoint.body, context, snapshot.partial_bodies)
+        return render.render(entrypoint.body, context, snapshot.partial_bodies, name=entrypoint.uri)
 
     key = (entrypoint.uri, _frozen(outcome.kwargs), outcome.args, outcome.defaulted, call.active_phase)
     return docroot.renders.get(snapshot, key, make)
