@@ -4,6 +4,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from guide.docroot.frontmatter import FrontmatterError, split
+from guide.docroot.partials import expansion_problems
 from guide.docroot.snapshot import Snapshot
 from guide.errors import Problem
 
@@ -30,8 +31,9 @@ class Report:
 
 def lint(snapshot: Snapshot) -> Report:
     """Check every file of the docroot, whatever its `requires-*` say."""
-    problems = snapshot.problems()  # builds every entrypoint, in bulk
     layout = snapshot.layout
+    entrypoints = [snapshot.sources[rel] for rel in [*layout.commands.values(), *layout.skills.values()]]
+    problems = _ordered(snapshot.problems() + expansion_problems(entrypoints, snapshot.surroundings.graph))  # builds every entrypoint, in bulk
     forms = set()
     for kind, table in (("command", layout.commands), ("skill", layout.skills)):
         for name in table:
@@ -67,6 +69,10 @@ def _forms_never_asked(root: Path, rel: str) -> list[Problem]:
         return []
     message = "`elicitation` here is never asked: documents and skill members are served as written; declare forms in a command or a SKILL.md"
     return [Problem(path=rel, line=parsed.first_line, message=message)]
+
+
+def _ordered(problems: list[Problem]) -> list[Problem]:
+    return sorted(problems, key=lambda p: (p.path, p.line or 0, p.message))
 
 
 def _as_json(problem: Problem) -> dict:
