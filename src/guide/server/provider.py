@@ -196,7 +196,8 @@ class DocrootProvider(Provider):
         return await self._listing("prompts", self._prompts)
 
     def _prompts(self, snapshot: Snapshot) -> list[Prompt]:
-        commands = [self._command_prompt(c) for c in snapshot.commands() if address.prompt_name(c.name) != ROUTE_PROMPT]
+        unclaimed = {ROUTE_PROMPT, *snapshot.layout.shared_prompts}  # shared: two commands claim it, neither gets it (C3)
+        commands = [self._command_prompt(c) for c in snapshot.commands() if address.prompt_name(c.name) not in unclaimed]
         return [self._route_prompt(), *commands]
 
     async def _listing(self, kind: str, make: Callable[[Snapshot], list]) -> list:
@@ -214,8 +215,9 @@ class DocrootProvider(Provider):
         return await offload.run(self._find_prompt, name)
 
     def _find_prompt(self, name: str) -> Prompt | None:
-        command = self.docroot.snapshot().command(address.command_of_prompt(name))
-        if command is None or address.prompt_name(command.name) != name:
+        snapshot = self.docroot.snapshot()
+        command = snapshot.command(address.command_of_prompt(name))
+        if command is None or address.prompt_name(command.name) != name or name in snapshot.layout.shared_prompts:
             return None
         return self._command_prompt(command)
 
