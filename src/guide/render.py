@@ -18,7 +18,7 @@ or an inclusion takes about 5 us and a loop item 0.3 us: a capped render of
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import mstache
 
@@ -64,8 +64,9 @@ class RenderTooLarge(GuideError):
     """A render passed its output cap and was stopped."""
 
 
-@dataclass(frozen=True)
-class _Tag:
+class _Tag(NamedTuple):
+    """One tag of a body: its sigil (empty for a variable), its label, where it starts and ends, the delimiters in force."""
+
     sigil: str
     label: str
     start: int

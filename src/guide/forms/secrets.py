@@ -31,6 +31,7 @@ SECRET_WORDS = (
 """The secret terms, each matched with its words run together in any case (`api key` is also `apikey`, `API_KEY`, `api-key`)."""
 
 _RUN_TOGETHER = {term.replace(" ", ""): term for term in SECRET_WORDS}
+_RUNS = tuple(_RUN_TOGETHER)
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
 
@@ -44,7 +45,6 @@ def secret_term(text: str) -> str | None:
     joined = ""
     for word in words(text):
         joined += word
-        found = next((term for run, term in _RUN_TOGETHER.items() if joined.endswith(run)), None)
-        if found:
-            return found
+        if joined.endswith(_RUNS):
+            return next(term for run, term in _RUN_TOGETHER.items() if joined.endswith(run))
     return None
