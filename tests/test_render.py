@@ -223,7 +223,7 @@ def test_c9_template_problem_reports_the_line_and_what_is_wrong(body, line, word
 
 def test_c9_template_problem_quotes_a_standalone_tag_without_an_escaped_newline():
     found = template_problem("title\n{{#open}}\nbody\n")
-    assert found == (2, "template error: Unclosed section '{{#open}}'")
+    assert found == (2, "template error: Unclosed section `{{#open}}`: it is opened here and never closed; end it with `{{/open}}`")
 
 
 @pytest.mark.parametrize("body", ["", "plain text", "{{#a}}{{b}}{{/a}}\n{{>missing}}\n{{! comment }}", "{{=<% %>=}}<%x%>"])

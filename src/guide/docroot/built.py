@@ -31,7 +31,7 @@ from guide.docroot.config import REQUIRES, Config
 from guide.docroot.entrypoints import Entrypoint, Findings, Kind
 from guide.docroot.frontmatter import Front, FrontmatterError, Parsed, split
 from guide.docroot.layout import Layout
-from guide.docroot.partials import PartialGraph
+from guide.docroot.partials import Expansion, PartialGraph
 from guide.docroot.snapshot import Snapshot, same_files
 from guide.docroot.store.parses import StoredParses, digest
 from guide.errors import Problem
@@ -139,6 +139,10 @@ class Built:
     def partial_loop(self, names: Iterable[str]) -> list[str] | None:
         """A loop of partials that rendering these names would enter, if any."""
         return self._graph.loop_through(names)
+
+    def expansion(self, rel: str) -> Expansion:
+        """How many characters the partials of a template file expand to, counted without rendering."""
+        return self._graph.expansion(self.template(rel))
 
     def partials_reached(self, names: Iterable[str]) -> list[str]:
         """Every partial these names include, directly or through other partials."""

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 from guide import address
+from guide.docroot import references
 from guide.docroot.config import Config
 from guide.docroot.frontmatter import Front, FrontmatterError, Parsed, locate
 from guide.docroot.keys import key_issues
@@ -133,8 +134,9 @@ def check(entrypoint: Entrypoint, findings: Findings, files: Files) -> tuple[tup
         if arg not in findings.names:  # a field of a form with its own error is not reported missing again
             found.append(Issue(origin=path, keys=("args",), field=arg, message=f"`args` names {arg!r}, which no form declares"))
     body_problems, body_notes = _body_report(path, files, set(findings.includes))
-    problems = [*findings.problems, *(_locate(issue, files) for issue in found), *body_problems]
-    return tuple(problems), tuple([_locate(issue, files) for issue in note_issues] + body_notes)
+    reference_problems, reference_notes = references.report(path, findings.includes, files)
+    problems = [*findings.problems, *(_locate(issue, files) for issue in found), *body_problems, *reference_problems]
+    return tuple(problems), tuple([_locate(issue, files) for issue in note_issues] + body_notes + reference_notes)
 
 
 def partial_report(path: str, files: Files) -> tuple[list[Problem], list[Problem]]:

@@ -6,10 +6,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from guide.address import prompt_name
 from guide.docroot import files
 from guide.docroot.config import CONFIG_NAME
 from guide.errors import Problem
-from guide.protocol import MIME
+from guide.protocol import MIME, ROUTE_PROMPT
 
 TEMPLATE_SUFFIXES = (".md", ".mustache")
 DOCUMENT_TYPES = {".md": MIME, ".mustache": MIME, ".txt": "text/plain", ".json": "application/json", ".yaml": "application/yaml", ".yml": "application/yaml"}
@@ -34,6 +35,8 @@ class Layout:
     """Each served file's stamp (inode, size, modification and change time) as the scan found it."""
     identities: dict[str, files.Identity] = field(default_factory=dict, compare=False, repr=False)
     """Each served file that is not a symlink: its (device, inode), so it can be read again without resolving its path."""
+    shared_prompts: set[str] = field(default_factory=set)
+    """Prompt names that two or more commands would get (`a.b` for `a.b` and `a/b`): no command is offered as one (C3)."""
 
 
 def is_skill_name(name: str) -> bool:
@@ -49,7 +52,34 @@ def scan(docroot: Path, max_file_size: int = files.MAX_FILE_SIZE) -> Layout:
     """
     layout = Layout()
     _scan_folder(layout, docroot, os.fspath(docroot), (), max_file_size)
+    _claim_prompts(layout)
     return layout
+
+
+def _claim_prompts(layout: Layout) -> None:
+    """Each command's own prompt (C3): names that collide are a problem naming both files; a command named `guide` a note.
+
+    While two commands claim one prompt name neither is offered under it, so that
+    no prompt means one command today and the other after a rename elsewhere;
+    both are still read by address and through the `guide` prompt's routes.
+    """
+    claims: dict[str, list[str]] = {}
+    for name in sorted(layout.commands):
+        claims.setdefault(prompt_name(name), []).append(name)
+    for prompt, names in claims.items():
+        if prompt == ROUTE_PROMPT:
+            message = f"command {ROUTE_PROMPT!r} gets no prompt of its own: prompt `{ROUTE_PROMPT}` runs commands by route; use `_{ROUTE_PROMPT}` there"
+            layout.notes.append(Problem(path=layout.commands[names[0]], message=message))
+        if len(names) < 2:
+            continue
+        layout.shared_prompts.add(prompt)
+        first = layout.commands[names[0]]
+        for other in names[1:]:
+            message = (
+                f"commands {names[0]!r} ({first}) and {other!r} both become prompt {prompt!r}; neither is offered as a prompt"
+                " until one is renamed (both still read by address)"
+            )
+            layout.problems.append(Problem(path=layout.commands[other], message=message))
 
 
 def _scan_folder(layout: Layout, docroot: Path, folder: str, parts: tuple[str, ...], limit: int) -> None:

@@ -6,7 +6,8 @@ from typing import Any
 
 from guide.docroot import files
 from guide.docroot.built import Built
-from guide.docroot.frontmatter import FrontmatterError, split
+from guide.docroot.frontmatter import FrontmatterError, Parsed, split
+from guide.docroot.partials import expansion_problem
 from guide.errors import Problem
 
 PROBLEM_FIELDS = {"path", "line", "form", "field", "message"}
@@ -35,6 +36,7 @@ def lint(built: Built) -> Report:
     """Check every file of the docroot, whatever its `requires-*` say."""
     problems, notes = built.report()  # builds every entrypoint
     layout = built.snapshot.layout
+    problems = _ordered(problems + [found for rel in [*layout.commands.values(), *layout.skills.values()] if (found := _expansion(built, rel))])
     forms = set()
     for kind, table in (("command", layout.commands), ("skill", layout.skills)):
         for name in table:
@@ -67,6 +69,18 @@ def _forms_never_asked(root: Path, rel: str) -> list[Problem]:
         return []
     message = "`elicitation` here is never asked: documents and skill members are served as written; declare forms in a command or a SKILL.md"
     return [Problem(path=rel, line=parsed.first_line, message=message)]
+
+
+def _expansion(built: Built, rel: str) -> Problem | None:
+    """The error of an entrypoint whose partials alone expand past the output cap (reported by `guide check` only)."""
+    parsed, facts = built.parsed(rel), built.template(rel)
+    if not isinstance(parsed, Parsed) or not facts.inclusions:
+        return None
+    return expansion_problem(rel, parsed.body_line, facts, built.expansion(rel))
+
+
+def _ordered(problems: list[Problem]) -> list[Problem]:
+    return sorted(problems, key=lambda p: (p.path, p.line or 0, p.message))
 
 
 def _as_json(problem: Problem) -> dict:

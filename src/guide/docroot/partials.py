@@ -1,4 +1,4 @@
-"""Which partials each template includes with `{{>name}}`, and the loops among them (C5, C9).
+"""Which partials each template includes with `{{>name}}`, the loops among them, and how much text they expand to (C5, C9).
 
 Only the partials a question reaches are read: building one entrypoint looks at
 the partials its body names, not at every partial of the docroot.
@@ -6,8 +6,19 @@ the partials its body names, not at every partial of the docroot.
 
 from collections import deque
 from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass
 
-from guide.render import TemplateFacts
+from guide.errors import Problem
+from guide.render import MAX_OUTPUT, TemplateFacts
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """How many characters a template's partials expand to, and the chain of partials that weighs most."""
+
+    size: int
+    chain: tuple[str, ...]
+    """The heaviest path: the partial the body includes, the partial that one includes, and so on."""
 
 
 class PartialGraph:
@@ -19,6 +30,7 @@ class PartialGraph:
         self.template_of = template_of
         self._refs: dict[str, list[str]] = {}
         self._loops: dict[str, list[str] | None] = {}
+        self._sizes: dict[str, tuple[int, str | None]] = {}
 
     def refs(self, name: str) -> list[str]:
         """The existing partials that partial `name` names in its body."""
@@ -36,6 +48,50 @@ class PartialGraph:
                 seen[name] = None
                 pending.extend(ref for ref in self.refs(name) if ref not in seen)
         return list(seen)
+
+    def expansion(self, facts: TemplateFacts) -> Expansion:
+        """How many characters a body expands to with every section rendered once and no value printed.
+
+        That is its text plus, for each partial, the number of tags that include
+        it times the partial's own expansion (a loop adds nothing: it is reported
+        on its own). Counted, never rendered: partials that each include the next
+        ten times cost eight small sums here, where rendering them would make
+        10^8 characters.
+        """
+        for name, _ in facts.inclusions:
+            if name in self.partials:
+                self._size(name)
+        size, heaviest = self._weigh(facts)
+        chain: list[str] = []
+        while heaviest is not None and heaviest not in chain:
+            chain.append(heaviest)
+            heaviest = self._sizes[heaviest][1]
+        return Expansion(size, tuple(chain))
+
+    def _size(self, start: str) -> int:
+        """A partial's expansion, worked out depth first without recursion (a chain may be thousands of partials long)."""
+        pending, open_names = [start], set()
+        while pending:
+            name = pending[-1]
+            if name in self._sizes:
+                pending.pop()
+            elif name not in open_names:
+                open_names.add(name)
+                pending.extend(ref for ref in self.refs(name) if ref not in self._sizes and ref not in open_names)
+            else:
+                pending.pop()
+                open_names.discard(name)
+                self._sizes[name] = self._weigh(self.template_of(name))
+        return self._sizes[start][0]
+
+    def _weigh(self, facts: TemplateFacts) -> tuple[int, str | None]:
+        size, heaviest, weight = facts.text_length, None, -1
+        for name, count in facts.inclusions:
+            if name in self._sizes:  # else it is on the path being worked out: a loop, reported on its own
+                part = count * self._sizes[name][0]
+                size += part
+                heaviest, weight = (name, part) if part > weight else (heaviest, weight)
+        return size, heaviest
 
     def loop_through(self, names: Iterable[str]) -> list[str] | None:
         """A loop that rendering these names would enter (its names, the first repeated at the end), if any."""
@@ -65,6 +121,18 @@ class PartialGraph:
         on_loop = next((name for name in trail if found and name in found), None)
         self._loops[start] = found = _starting_at(found, on_loop) if found and on_loop else found
         return found
+
+
+def expansion_problem(path: str, body_line: int, facts: TemplateFacts, expansion: Expansion, cap: int = MAX_OUTPUT) -> Problem | None:
+    """The error of an entrypoint whose partials alone expand past the output cap (C9): every read of it would stop there."""
+    if expansion.size <= cap or not expansion.chain:
+        return None
+    first = expansion.chain[0]
+    message = (
+        f"`{{{{>{first}}}}}` expands to about {expansion.size:,} characters through partials {' -> '.join(expansion.chain)},"
+        f" past the output cap of {cap:,}, so every read would stop there; include fewer partials, or each fewer times"
+    )
+    return Problem(path=path, line=body_line + dict(facts.partials)[first] - 1, message=message)
 
 
 def _starting_at(loop: list[str], name: str) -> list[str]:

@@ -16,6 +16,7 @@ from typing import Any
 from guide.address import HELP
 from guide.errors import Issue
 from guide.forms.fields import MISSING, Field, declare_field
+from guide.forms.secrets import secret_term
 from guide.forms.values import Invalid, normalise_answer, problems
 from guide.spelling import boolean_key_hint, near_miss
 
@@ -151,6 +152,10 @@ def _read_schema(schema, origin, form_id, allow_source, phases) -> tuple[tuple[F
         if reason:
             issues.append(form_issue(origin, form_id, keys, f"field name {name!r} {reason}", field=str(name)))
             continue
+        secret = _secret_problem(name, field_schema)
+        if secret:
+            issues.append(form_issue(origin, form_id, keys, f"field {name!r} {secret}", field=name))
+            continue
         field, field_issues = declare_field(name, field_schema, allow_source=allow_source, phases=phases)
         issues += [form_issue(origin, form_id, keys + issue.keys, f"field {name!r}: {issue.message}", field=name) for issue in field_issues]
         if field is not None:
@@ -177,6 +182,19 @@ def _field_name_problem(name: Any) -> str | None:
     if str(name).startswith("_"):
         return "cannot start with '_'"
     return f"must be letters, digits, '-' or '_'{boolean_key_hint(name)}"
+
+
+def _secret_problem(name: str, schema: Any) -> str | None:
+    title = schema.get("title") if isinstance(schema, Mapping) else None
+    term = secret_term(name) or (secret_term(title) if isinstance(title, str) else None)
+    if term is None:
+        return None
+    said = "its name" if secret_term(name) else f"its title {title!r}"
+    return (
+        f"asks for a secret ({said} says {term!r}): the MCP specification forbids asking for passwords, API keys, tokens"
+        " or other secrets in form mode (answers stay in the client's transcript and the continuation state); ask for it out of band,"
+        " for example read it from an environment variable or the client's own secret store"
+    )
 
 
 def _unknown(what: str, key: Any, known: frozenset[str]) -> str:

@@ -33,7 +33,7 @@ def finish(call: Call, outcome: Render | Fail, active_phase: str | None) -> str:
         flags=built.config.flags,
     )
     parsed = built.parsed(entrypoint.path)
-    text = render.render(parsed.body if isinstance(parsed, Parsed) else "", context, built.partial_body)
+    text = render.render(parsed.body if isinstance(parsed, Parsed) else "", context, built.partial_body, name=entrypoint.uri)
     return built.remember(RENDERS, _key(call, outcome, active_phase), text)
 
 

@@ -181,13 +181,15 @@ class DocrootProvider(Provider):
         ]
 
     def _prompts(self, built: Built) -> list[Prompt]:
-        commands = [self._command_prompt(c) for c in built.every("command") if address.prompt_name(c.name) != ROUTE_PROMPT]
+        unclaimed = {ROUTE_PROMPT, *built.layout.shared_prompts}  # shared: two commands claim it, neither gets it (C3)
+        commands = [self._command_prompt(c) for c in built.every("command") if address.prompt_name(c.name) not in unclaimed]
         return [self._route_prompt(), *commands]
 
     def _find_prompt(self, name: str) -> Prompt | None:
         built = self.docroot.current()
         command = built.command(address.command_of_prompt(name))
-        found = self._command_prompt(command) if command is not None and address.prompt_name(command.name) == name else None
+        served = command is not None and address.prompt_name(command.name) == name and name not in built.layout.shared_prompts
+        found = self._command_prompt(command) if served else None
         return built.remember(COMPONENTS, ("prompt", name), found)
 
     def _read_resource(self, uri: str, mime: str) -> GuideResource:
