@@ -60,9 +60,9 @@ def kept_body(path: Path):
 
 
 def clean(done: subprocess.CompletedProcess) -> None:
-    """A check that ran to its end and printed its report: the suite's docroot has one note and no error."""
+    """A check that ran to its end and printed its report: the suite's docroot has two notes and no error."""
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
-    assert done.stdout.splitlines()[-1].startswith("ok, 1 note: commands=5"), done.stdout
+    assert done.stdout.splitlines()[-1].startswith("ok, 2 notes: commands=5"), done.stdout
 
 
 def served_description(root: Path, folder: Path) -> str:

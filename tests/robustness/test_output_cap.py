@@ -14,14 +14,13 @@ import tracemalloc
 import pytest
 from mcp import MCPError
 
-from guide import address
 from guide.cli import main
 from guide.docroot.folder import Docroot
 from guide.errors import GuideError
 from guide.forms.resolve import step
 from guide.render import MAX_OUTPUT, RenderTooLarge, render
 from guide.routes.finish import finish
-from guide.routes.resolve import resolve
+from guide.routes.resolve import AddressRead, resolve
 from robustness.hostile import write
 
 SAFETY = 120
@@ -47,11 +46,10 @@ def bomb_docroot(root, levels: int = LEVELS, leaf: str = "0123456789", **more: s
 
 def read_directly(root, uri: str) -> str:
     """Resolve and render `uri` as the server does, without a client."""
-    docroot = Docroot(root)
-    found = resolve(docroot, address.parse(uri))
+    found = resolve(Docroot(root).current(), AddressRead(uri))
     if isinstance(found, str):
         return found
-    return finish(docroot, found, step(found.request(can_elicit=False)))
+    return finish(found, step(found.request(can_elicit=False, active_phase=None)), None)
 
 
 async def test_19_1_a_render_bomb_fails_fast_and_the_server_stays_up(tmp_path, connect):
@@ -69,7 +67,7 @@ def test_19_1_a_capped_render_holds_about_the_cap_in_memory():
     tracemalloc.start()
     try:
         with pytest.raises(RenderTooLarge) as raised:
-            render("{{>p0}}", {}, partials, name="guide://_bomb")
+            render("{{>p0}}", {}, partials.get, name="guide://_bomb")
         assert str(raised.value) == f"guide://_bomb: {CAPPED}"
         _, peak = tracemalloc.get_traced_memory()
     finally:
@@ -81,7 +79,7 @@ def test_19_1_a_capped_render_holds_about_the_cap_in_memory():
 def test_19_1_a_bomb_that_prints_nothing_is_stopped_by_its_work(leaf):
     # The same expansion renders no text at all: the lookups and inclusions it makes count against the cap.
     with pytest.raises(RenderTooLarge) as raised:
-        render("{{>p0}}", {}, bomb_partials(leaf=leaf), name="guide://_bomb")
+        render("{{>p0}}", {}, bomb_partials(leaf=leaf).get, name="guide://_bomb")
     assert str(raised.value) == f"guide://_bomb: {CAPPED}"
 
 
@@ -107,10 +105,10 @@ def test_19_1_a_list_default_with_thousands_of_entries_looped_over_is_bounded(tm
 
 def test_19_1_a_render_under_the_cap_is_whole_and_the_cap_is_a_parameter():
     partials = bomb_partials(levels=4, leaf="ab")  # 1,111 inclusions, 2,000 characters
-    assert render("{{>p0}}", {}, partials) == "ab" * 1000
-    assert render("{{>p0}}", {}, partials, max_output=2000 + 1111 * 8) == "ab" * 1000
+    assert render("{{>p0}}", {}, partials.get) == "ab" * 1000
+    assert render("{{>p0}}", {}, partials.get, max_output=2000 + 1111 * 8) == "ab" * 1000
     with pytest.raises(RenderTooLarge, match="guide://_small: rendering stopped at the output cap of 10,000 characters"):
-        render("{{>p0}}", {}, partials, name="guide://_small", max_output=10_000)
+        render("{{>p0}}", {}, partials.get, name="guide://_small", max_output=10_000)
 
 
 def test_19_1_check_reports_the_partial_expansion_and_its_chain(tmp_path, capsys):

@@ -7,9 +7,10 @@ for what is cached and for how long:
   change, `Docroot` makes a new one and hands it the per-file work of every file
   whose stamp did not change; everything else starts afresh.
 - **Per file**: the frontmatter (from the store's kept parses when the file's
-  stamp matches, else read and parsed), the template facts of the body, and the
-  forms it declares. A file's text is read when its body is needed and kept with
-  its parse; a listing needs only frontmatter, so it keeps no text.
+  stamp matches, else read and parsed) and the forms it declares. A listing
+  needs only these, so it keeps no text. A file's text and the template facts of
+  its body are read when needed and kept in bounded memos: a check of every file
+  keeps the last thousand or so, and a render reads a body it lost again.
 - **Per snapshot**: entrypoints and their checks, aliases, names and summaries,
   whole listings, and bounded memos (renders, resolved reads) that callers above
   name (`memo`, `remember`).
@@ -42,20 +43,19 @@ T = TypeVar("T")
 MISSING: Any = object()
 """What `peek` and `recall` return when the value has not been built."""
 NO_TEMPLATE = TemplateFacts(None, ())
-MEMO_SIZES = {"renders": 1024, "resolved": 1024, "components": 1024}
-"""The bounded memos callers may use, with how many values each keeps (the oldest goes first)."""
+MEMO_SIZES = {"renders": 1024, "resolved": 1024, "components": 1024, "texts": 1024, "templates": 2048}
+"""The bounded memos, with how many values each keeps (the oldest goes first): callers above name the first three;
+a file's text and template facts are kept in the last two, so a check of every file keeps no more than these."""
 
 
 class _FileWork:
     """What has been made of one template file at one stamp; shared with the next build while the file is unchanged."""
 
-    __slots__ = ("front", "digest", "parsed", "template", "declared", "mentions")
+    __slots__ = ("front", "digest", "declared", "mentions")
 
     def __init__(self) -> None:
         self.front: Front | FrontmatterError | None = None
         self.digest: str | None = None  # of the text the front was read from
-        self.parsed: Parsed | FrontmatterError | None = None
-        self.template: TemplateFacts | None = None
         self.declared: dict[tuple[bool, tuple[str, ...]], tuple[tuple[Form, ...], tuple]] = {}
         self.mentions: dict[str, bool] = {}
 
@@ -111,19 +111,19 @@ class Built:
         return work.front
 
     def parsed(self, rel: str) -> Parsed | FrontmatterError:
-        """The text of a template file with its frontmatter read (the text is read now if it was not yet, and kept)."""
-        work = self._work(rel)
-        if work.parsed is None:
-            work.parsed = self._parse(rel, work)
-        return work.parsed
+        """The text of a template file with its frontmatter read (read now unless it is among the texts kept)."""
+        found = self.recall("texts", rel)
+        if found is MISSING:
+            found = self.remember("texts", rel, self._parse(rel, self._work(rel)))
+        return found
 
     def template(self, rel: str) -> TemplateFacts:
-        """The body's Mustache syntax error or the partials it includes (nothing for an unreadable file)."""
-        work = self._work(rel)
-        if work.template is None:
+        """The body's Mustache syntax error, the partials it includes and the names it looks up (nothing for an unreadable file)."""
+        found = self.recall("templates", rel)
+        if found is MISSING:
             parsed = self.parsed(rel)
-            work.template = inspect(parsed.body) if isinstance(parsed, Parsed) else NO_TEMPLATE
-        return work.template
+            found = self.remember("templates", rel, inspect(parsed.body) if isinstance(parsed, Parsed) else NO_TEMPLATE)
+        return found
 
     def declared(self, rel: str, allow_source: bool) -> tuple[tuple[Form, ...], tuple]:
         """The forms a file declares, with their problems (one file may be included by many entrypoints)."""

@@ -3,8 +3,10 @@
 Every `guide://` read goes to one resource class that hands the address to the
 service; listed resources, per-command templates and per-command prompts only
 make the docroot visible to clients that browse. A listing is made once per
-docroot snapshot in a worker thread, each item converted to its wire form there
-too, so what the event loop does for a listing is FastMCP's own part.
+docroot snapshot in a worker thread; what the event loop does for a listing is
+FastMCP's own part (filtering the components and converting them to their wire
+form, as for any FastMCP server). Keeping the wire forms as well would double
+the memory of a large listing (80 MB at 10,000 entrypoints).
 """
 
 from collections.abc import Callable
@@ -48,26 +50,12 @@ def _uncached(text: str) -> EntrypointText:
     return EntrypointText([ResourceContent(text, mime_type=MIME)])
 
 
-def _once(wire: dict, overrides: dict[str, Any], convert: Callable[..., Any]) -> Any:
-    """A component's wire form, made once (in the worker that makes its listing; FastMCP asks for it per request)."""
-    key = tuple(sorted(overrides.items()))
-    found = wire.get(key)
-    if found is None:
-        found = wire.setdefault(key, convert(**overrides))
-    return found
-
-
 class GuideResource(Resource):
     """Any `guide://` address: help, a document, a skill member or an entrypoint read."""
 
     _service: Service = PrivateAttr()
     _address: str = PrivateAttr()
     """The address as the client sent it, which `uri` may not hold (a malformed one)."""
-    _wire: dict = PrivateAttr(default_factory=dict)
-
-    def to_mcp_resource(self, **overrides: Any) -> Any:
-        """The listing entry of this resource."""
-        return _once(self._wire, overrides, super().to_mcp_resource)
 
     async def read(self) -> Any:
         """Resolve this address against the current docroot, asking for input if needed."""
@@ -80,11 +68,6 @@ class GuidePrompt(Prompt):
     _service: Service = PrivateAttr()
     _command: str | None = PrivateAttr(default=None)
     """The command this prompt runs; None for the `guide` prompt, whose argument names the route."""
-    _wire: dict = PrivateAttr(default_factory=dict)
-
-    def to_mcp_prompt(self, **overrides: Any) -> Any:
-        """The listing entry of this prompt."""
-        return _once(self._wire, overrides, super().to_mcp_prompt)
 
     async def render(self, arguments: dict[str, Any] | None = None) -> Any:
         """Resolve the route line (the `guide` prompt) or the command with the arguments as keywords."""
@@ -94,16 +77,6 @@ class GuidePrompt(Prompt):
         else:
             read = CommandRead(self._command, tuple((name, str(value)) for name, value in arguments.items() if value is not None))
         return await self._service.read(get_context(), read)
-
-
-class GuideTemplate(ResourceTemplate):
-    """The resource template of an entrypoint (its fields as query keywords)."""
-
-    _wire: dict = PrivateAttr(default_factory=dict)
-
-    def to_mcp_template(self, **overrides: Any) -> Any:
-        """The listing entry of this template."""
-        return _once(self._wire, overrides, super().to_mcp_template)
 
 
 class DocrootProvider(Provider):
@@ -159,7 +132,7 @@ class DocrootProvider(Provider):
 
     def _make_listing(self, kind: str, make: Callable[[Built], list]) -> list:
         built = self.docroot.current()
-        return built.value(("listing", kind), lambda: _converted(make(built)))
+        return built.value(("listing", kind), lambda: make(built))
 
     def _resources(self, built: Built) -> list[Resource]:
         listed = [self._resource(address.command_address(name), name, text) for name, text in built.descriptions("command")]
@@ -175,7 +148,7 @@ class DocrootProvider(Provider):
 
     def _templates(self, built: Built) -> list[ResourceTemplate]:
         return [
-            GuideTemplate(uri_template=template_uri(e), name=e.name, description=e.description, mime_type=MIME, parameters={})
+            ResourceTemplate(uri_template=template_uri(e), name=e.name, description=e.description, mime_type=MIME, parameters={})
             for e in built.every("command") + built.every("skill")
             if e.forms.forms
         ]
@@ -235,18 +208,6 @@ def _mime(built: Built, uri: str) -> str:
         return MIME  # the read reports the error
     rel = built.layout.documents.get(target.path[0]) if target.kind == "document" else None
     return document_type(rel) if rel else MIME
-
-
-def _converted(components: list) -> list:
-    """The components of a listing with their wire forms made now, as FastMCP will ask for them."""
-    for component in components:
-        if isinstance(component, GuideResource):
-            component.to_mcp_resource(uri=str(component.uri))
-        elif isinstance(component, GuideTemplate):
-            component.to_mcp_template(uri_template=component.uri_template)
-        else:
-            component.to_mcp_prompt(name=component.name)
-    return components
 
 
 def template_uri(entrypoint: Entrypoint) -> str:

@@ -94,7 +94,7 @@ class Store:
         body = json.dumps(document, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
         header = json.dumps({"format": FORMAT, "producer": producer(), "mac": _mac(key, body)}).encode()
         try:
-            _replace(path, header + b"\n" + body)
+            _replace(path, header + b"\n", body)
         except OSError as error:
             self._off(f"it cannot be written ({error.strerror or error})")
 
@@ -243,12 +243,13 @@ def _key(path: Path) -> bytes:
     return key
 
 
-def _replace(path: Path, data: bytes) -> None:
-    """Write `data` to a new private file and rename it over `path` (a symlink there is replaced, not followed)."""
+def _replace(path: Path, *parts: bytes) -> None:
+    """Write `parts` to a new private file and rename it over `path` (a symlink there is replaced, not followed)."""
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "wb") as out:
-            out.write(data)
+            for part in parts:  # written in turn: a large body is never copied to join it with its header
+                out.write(part)
         os.replace(temporary, path)
     except BaseException:
         with suppress(OSError):

@@ -52,6 +52,7 @@ class StoredParses:
         self._loaded: dict[str, list] | None = None  # rel -> record, as stored; read on first use
         self._fresh: dict[str, list] = {}  # records made since the last save
         self._dirty = False
+        self._saved = False  # once saved, the records are let go: a lookup can then only find what was parsed since
         self._lock = threading.Lock()
 
     def front(self, rel: str, stamp: Stamp) -> tuple[Front | FrontmatterError, str] | None:
@@ -109,16 +110,18 @@ class StoredParses:
             kept = set(keep)
             changed = changed or any(rel not in kept for rel in entries)
             entries = {rel: record for rel, record in entries.items() if rel in kept}
-        with self._lock:
-            self._loaded, self._dirty = entries, False
         if changed:
             self.store.save(KIND, self.name, {"root": self.name, "files": entries})
+        with self._lock:
+            # Every file was looked up before a save (or never will be): a later lookup is for a changed file, whose
+            # stamp no kept record can match. So the records need not stay in memory (6 MB at 10,000 files).
+            self._loaded, self._dirty, self._saved = None, False, True
 
     def _record(self, rel: str, stamp: Stamp) -> list | None:
         fresh = self._fresh.get(rel)
         if fresh:
             record = fresh
-        elif self._loaded is None and self.load_after > 0:
+        elif self._loaded is None and (self.load_after > 0 or self._saved):
             self.load_after -= 1
             return None
         else:
