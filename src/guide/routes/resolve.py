@@ -32,6 +32,8 @@ class Call:
     keywords: Keywords
     args: tuple[str, ...]
     active_phase: str | None
+    skill_file: bool = False
+    """Read as the Skills extension's `skill://<name>/SKILL.md`: served with its frontmatter (C3)."""
 
     def request(self, *, can_elicit: bool) -> Request:
         """The core's view of this call, for a client that can (or cannot) answer forms."""
@@ -67,7 +69,7 @@ def resolve(docroot: Docroot, target: Target) -> str | Call:
         entrypoint, args = _command(snapshot, target.path)
     if target.help:
         return help_text.describe(entrypoint)
-    return _call(docroot, snapshot, entrypoint, target.keywords, args)
+    return _call(docroot, snapshot, entrypoint, target.keywords, args, skill_file=target.skill_file)
 
 
 def resolve_prompt(docroot: Docroot, line: str) -> str | Call:
@@ -94,10 +96,10 @@ def _read(docroot: Docroot, path: Path | None, missing: NotFoundError) -> str:
         raise AuthoringError([Problem(path=path.relative_to(docroot.root).as_posix(), message=f"file {error}")]) from None
 
 
-def _call(docroot: Docroot, snapshot: Snapshot, entrypoint: Entrypoint, keywords: Keywords, args: tuple[str, ...]) -> Call:
+def _call(docroot: Docroot, snapshot: Snapshot, entrypoint: Entrypoint, keywords: Keywords, args: tuple[str, ...], skill_file: bool = False) -> Call:
     if entrypoint.problems:
         raise AuthoringError(list(entrypoint.problems))
-    return Call(snapshot, entrypoint, keywords, tuple(args), docroot.active_phase())
+    return Call(snapshot, entrypoint, keywords, tuple(args), docroot.active_phase(), skill_file)
 
 
 def _command(snapshot: Snapshot, segments: tuple[str, ...]) -> tuple[Entrypoint, tuple[str, ...]]:

@@ -3,8 +3,9 @@
 FastMCP's own skill providers publish each file with a fixed digest, but a
 Guide `SKILL.md` is rendered per request and may ask forms first. So this
 provider lists each usable skill as a *dynamic* entry; its files,
-`skill://<name>/SKILL.md` (read exactly like `guide://$name`: its forms are
-asked) and `skill://<name>/<member>` (never asks), are read through the docroot
+`skill://<name>/SKILL.md` (read like `guide://$name`: its forms are asked; the
+route stage serves it with the listed frontmatter, `guide.routes.skill_file`)
+and `skill://<name>/<member>` (never asks), are read through the docroot
 provider like any other address. FastMCP 4.2 reads such
 entries through the extension's source protocol (the `_skill_*` methods below).
 A skill with an authoring error is left out of the listing and logged once per
@@ -25,9 +26,7 @@ from guide.docroot.caches import PerSnapshot
 from guide.docroot.entrypoints import Entrypoint
 from guide.docroot.folder import Docroot
 from guide.errors import GuideError
-
-AGENT_SKILLS_KEYS = ("license", "compatibility", "metadata", "allowed-tools")
-"""Frontmatter keys of the Agent Skills format that an entry carries besides its name and description."""
+from guide.routes.skill_file import frontmatter
 
 log = logging.getLogger("guide")
 
@@ -75,7 +74,7 @@ def _entries(skills: list[Entrypoint]) -> dict[str, MCPSkill]:
             log.warning("skill %s has authoring errors and is left out of skills/list: %s", skill.name, skill.problems[0])
             continue
         try:
-            entry = MCPSkill(uri=address.skill_file_address(skill.name), frontmatter=_frontmatter(skill), resources="dynamic")
+            entry = MCPSkill(uri=address.skill_file_address(skill.name), frontmatter=frontmatter(skill), resources="dynamic")
         except (ValidationError, GuideError) as error:
             reason = error.errors()[0]["msg"] if isinstance(error, ValidationError) else str(error)
             log.warning("skill %s is left out of skills/list: %s", skill.name, reason)
@@ -83,8 +82,3 @@ def _entries(skills: list[Entrypoint]) -> dict[str, MCPSkill]:
         entries[entry.uri] = entry
     return entries
 
-
-def _frontmatter(skill: Entrypoint) -> dict[str, Any]:
-    found = {"name": skill.name, "description": skill.description}
-    found.update({key: skill.meta[key] for key in AGENT_SKILLS_KEYS if key in skill.meta})
-    return found
