@@ -15,11 +15,17 @@ from guide.enums import untitled_enum
 from guide.forms.declare import EMPTY, Form, FormSet
 from guide.forms.failure import Fail, Need, Reason, described, failure, need, without_value
 from guide.forms.fields import Field
-from guide.forms.values import Invalid, is_unresolved, normalise_answer, normalise_text, problems, same_value
+from guide.forms.values import Invalid, is_unresolved, normalise_answer, normalise_text, problems, same_value, text_length
 from guide.spelling import near_miss
 
 MAX_ASKS = 4
 """A form is asked at most this many times: once, then three re-asks after invalid answers."""
+MAX_ANSWERS_LENGTH = 64 * 1024
+"""The most characters the answers of one interaction hold together; a longer answer is refused and asked again.
+
+A legacy read keeps what was answered while it waits for the next form (up to
+`--answer-timeout`); without this bound 50 sessions that answered 2 MB each held
+230 MB. Keywords are bounded by the address (16 KiB)."""
 
 
 @dataclass(frozen=True)
@@ -241,8 +247,11 @@ class _Interaction:
         """The fields of a form that no keyword supplies: what the caller can give instead of an answer (C7.10)."""
         return tuple(field_need(self.request, form, field) for field in form.fields if field.name not in self.keywords)
 
-    def _accept(self, form: Form, content: Mapping[str, Any]) -> tuple[str, str] | None:
+    def _accept(self, form: Form, content: Mapping[str, Any]) -> tuple[str, str | None] | None:
         """Take a form's accepted answer; or say why it is refused, and which field."""
+        held = text_length(self.values) + text_length(content)
+        if held > MAX_ANSWERS_LENGTH:
+            return f"the answers hold {held} characters; Guide keeps at most {MAX_ANSWERS_LENGTH} for one read, so give shorter values", None
         taken = {}
         for field in form.fields:
             if field.name in self.keywords or field.name not in content:
