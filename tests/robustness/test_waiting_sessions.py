@@ -13,12 +13,14 @@ import asyncio
 import gc
 import tracemalloc
 
+from fastmcp import Client
+from forms.conftest import declared, form
 from hypothesis import given
 from hypothesis import strategies as st
 
-from forms.conftest import declared, form
 from guide.forms.resolve import MAX_ANSWERS_LENGTH, Answer, Ask, Request, step
 from guide.forms.values import text_length
+from guide.server.app import create_server
 from robustness.conftest import fuzz
 
 SESSIONS = 50
@@ -68,10 +70,6 @@ def test_a_huge_answer_is_asked_again_saying_the_bound():
 
 
 async def test_fifty_sessions_waiting_after_a_huge_answer_do_not_keep_it(tmp_path, project):
-    from fastmcp import Client
-
-    from guide.server.app import create_server
-
     (tmp_path / "docroot" / "_commands").mkdir(parents=True)
     (tmp_path / "docroot" / "_commands" / "two.md").write_text(TWO_FORMS, encoding="utf-8")
     server = create_server(tmp_path / "docroot", project, watch=False)
