@@ -256,16 +256,16 @@ class _Interaction:
         for field in form.fields:
             if field.name in self.keywords or field.name not in content:
                 continue
-            wanted = field_need(self.request, form, field)
+            offered = offered_choices(field, self.request.active_phase)
             try:
                 value = normalise_answer(field, content[field.name])
             except Invalid as error:
-                return f"field {field.name}: {error}; {wanted.accepted()}", field.name
+                return f"field {field.name}: {error}; {need(form, field, offered).accepted()}", field.name
             if value is None:
                 continue
-            found = problems(field, value, wanted.choices)
+            found = problems(field, value, offered)
             if found:
-                return f"field {field.name}: {found[0]}; {wanted.accepted()}", field.name
+                return f"field {field.name}: {found[0]}; {need(form, field, offered).accepted()}", field.name
             taken[field.name] = value
         missing = [name for name in form.required if name not in taken and name not in self.keywords]
         if missing:
