@@ -50,12 +50,14 @@ class Target:
     `path` holds, by kind: help -> the segments after `_help` (a command name, or
     nothing for the overview); command -> the decoded segments (its name followed
     by its args); skill -> (name,); member -> (skill, member path); document -> (path,).
+    `skill_file` marks a skill read as the Skills extension's `skill://<name>/SKILL.md`.
     """
 
     kind: TargetKind
     path: tuple[str, ...]
     keywords: Keywords = field(default_factory=dict)
     help: bool = False
+    skill_file: bool = False
 
 
 @dataclass(frozen=True)
@@ -128,12 +130,34 @@ def format(target: Target) -> str:
         return f"{PREFIX}{SKILL_MARK}{_segment(skill)}/{quote(member, safe='/')}"
     if target.kind == "document":
         return PREFIX + quote(target.path[0], safe="/")
-    mark = COMMAND_MARK if target.kind == "command" else SKILL_MARK
-    address = PREFIX + mark + "/".join(_segment(part) for part in target.path)
+    if target.skill_file:
+        address = skill_file_address(target.path[0])
+    else:
+        mark = COMMAND_MARK if target.kind == "command" else SKILL_MARK
+        address = PREFIX + mark + "/".join(_segment(part) for part in target.path)
     pairs = [(name, value) for name, values in target.keywords.items() for value in values]
     if target.help:
         pairs.append((HELP, ""))
     return f"{address}?{urlencode(pairs, quote_via=quote)}" if pairs else address
+
+
+def placeholder(choices: Sequence[str] | None, type_name: str) -> str:
+    """How an example address marks a value still to fill in: `<a|b|c>` for its choices, else `<type>` (`<string>`)."""
+    return "<" + ("|".join(_segment(choice) for choice in choices) if choices else type_name) + ">"
+
+
+def example(uri: str, args: Sequence[str] = (), keywords: Keywords | None = None, blanks: Mapping[str, str] | None = None) -> str:
+    """An entrypoint's address as a caller would read it again: its args and keywords, then each blank.
+
+    `uri` is the entrypoint's own address (`guide://_review`); a blank is written
+    `name=<placeholder>` with the placeholder left as it is (see `placeholder`),
+    so the address shows what to fill in; everything else is quoted as `format` does.
+    """
+    address = uri + "".join("/" + _segment(arg) for arg in args)
+    pairs = [(name, value) for name, values in (keywords or {}).items() for value in values]
+    filled = [f"{quote(name, safe='')}={value}" for name, value in (blanks or {}).items()]
+    query = "&".join(part for part in (urlencode(pairs, quote_via=quote), *filled) if part)
+    return f"{address}?{query}" if query else address
 
 
 def command_address(name: str, args: Sequence[str] = (), keywords: Keywords | None = None) -> str:
@@ -253,7 +277,7 @@ def _skill_file(parts, uri: str) -> Target:
         raise NotFoundError(f"{clip(uri)} names no skill file; skills/list lists the skills")
     if path == SKILL_FILE:
         keywords, wants_help = _query(parts.query)
-        return Target("skill", (unquote(parts.netloc),), keywords, wants_help)
+        return Target("skill", (unquote(parts.netloc),), keywords, wants_help, skill_file=True)
     return Target("member", (unquote(parts.netloc), path))
 
 

@@ -4,6 +4,7 @@ Every error a user sees is a `GuideError` whose text is one clear line; the
 server translates them into MCP errors in one place (`guide.server.errors`).
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +39,16 @@ class Problem:
 
 
 class GuideError(Exception):
-    """Base of every error Guide reports to a user; its text is one clear line."""
+    """Base of every error Guide reports to a user; its text is one clear line.
+
+    `data` is what a client can act on without parsing the text: for a failed
+    interaction (C7.11), the shape `guide.forms.failure.Fail.data` builds and
+    docs/errors.md documents; None for other errors.
+    """
+
+    def __init__(self, message: str, *, data: Mapping[str, Any] | None = None):
+        super().__init__(message)
+        self.data = data
 
 
 class AuthoringError(GuideError):

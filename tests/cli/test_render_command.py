@@ -190,7 +190,10 @@ def test_render_json_of_a_failure_has_no_text_and_the_error(capsys):
     status, out, _ = _render(capsys, "guide://_review", "--format", "json")
     assert status == 1
     report = json.loads(out)
-    assert report["text"] is None and report["error"] == "this client cannot answer forms; supply the keywords: mode"
+    assert report["text"] is None and report["error"] == (
+        "this client cannot answer forms; supply the keywords: mode (string, required; one of: uncommitted, branch, pull-request); "
+        "for example guide://_review?mode=<uncommitted|branch|pull-request>"
+    )
     assert report["forms"][0] == {"id": "target", "status": "missing", "reason": "supply mode=; an interactive client would be asked"}
     missing = json.loads(_render(capsys, "guide://_nothing", "--format", "json")[1])
     assert missing == {"text": None, "error": "no command nothing; guide://_help lists the commands, skills and documents", "forms": []}

@@ -111,12 +111,17 @@ async def eventually(check: Callable[[], Awaitable[Any]], timeout: float = 5.0, 
 
 
 def missing_keywords_error(error: MCPError, mode: str, keywords: str) -> None:
-    """Assert the failure of a client without form elicitation that must supply `keywords`."""
-    assert f"supply the keywords: {keywords}" in error.error.message
-    assert "\n" not in error.error.message
+    """Assert the failure of a client without form elicitation that must supply `keywords` (comma-separated, sorted)."""
+    names = keywords.split(", ")
+    message = error.error.message
+    assert message.startswith(f"this client cannot answer forms; supply the keywords: {names[0]} (")
+    assert [message.index(f"{name} (") for name in names] == sorted(message.index(f"{name} (") for name in names)
+    assert "\n" not in message
+    data = error.error.data
+    assert data["reason"] == "missing" and [field["keyword"] for field in data["fields"]] == names
     if mode == "2026-07-28":
         assert error.error.code == MISSING_CAPABILITY
-        assert error.error.data == FORM_CAPABILITY
+        assert data["requiredCapabilities"] == FORM_CAPABILITY["requiredCapabilities"]
     else:
         assert error.error.code < 0
 

@@ -81,7 +81,7 @@ async def test_keyword_typo_severty_is_named_with_the_field_it_resembles(postmor
     async with connect(postmortem, elicitor) as client:
         error = await read_error(client, "guide://_postmortem?ticket=INC-1&severty=sev1")
     assert error.error.code == INVALID_PARAMS
-    assert error.error.message == "unknown keyword severty; did you mean severity? (no form declares severty)"
+    assert error.error.message == "unknown keyword severty; did you mean severity (string; one of: sev1, sev2, sev3; default sev2)? (no form declares severty)"
     assert elicitor.calls == []  # nothing is asked when a keyword is wrong
 
 
@@ -97,7 +97,7 @@ async def test_keyword_supplied_ticket_is_not_asked_while_its_form_is_pending(po
 async def test_client_without_forms_is_told_only_the_keywords_still_needed(postmortem, connect, mode):
     async with connect(postmortem) as client:
         error = await read_error(client, "guide://_postmortem")
-    assert "supply the keywords: owner, ticket" in error.error.message  # severity has a default: not needed
+    assert "supply the keywords: owner (string, required), ticket (string, required; matching INC-[0-9]+);" in error.error.message  # severity has a default: not needed
     assert error.error.code == (MISSING_CAPABILITY if mode == "2026-07-28" else INVALID_PARAMS)
 
 
@@ -139,7 +139,7 @@ async def test_declined_form_names_the_keywords_that_would_supply_it(postmortem,
         error = await read_error(client, "guide://_postmortem")
     assert error.error.message == (
         "form incident was declined; to go on without the form, supply its fields as keywords: "
-        "ticket (required), severity (one of: sev1, sev2, sev3)"
+        "ticket (string, required; matching INC-[0-9]+), severity (string; one of: sev1, sev2, sev3; default sev2)"
     )
 
 
@@ -147,4 +147,4 @@ async def test_cancelled_form_with_nothing_to_fall_back_on_names_the_keywords(po
     elicitor.answer(ticket={"ticket": "INC-7"}, owner="cancel")
     async with connect(postmortem, elicitor) as client:
         error = await read_error(client, "guide://_postmortem")
-    assert error.error.message == "form owner was cancelled; to go on without the form, supply its fields as keywords: owner (required)"
+    assert error.error.message == "form owner was cancelled; to go on without the form, supply its fields as keywords: owner (string, required)"

@@ -268,4 +268,4 @@ async def test_bundled_example_without_capability(example_server, connect, mode)
         error = await read_error(client, "guide://_onboard")
     assert "No depth was chosen, so this is a quick pass." in review
     assert "No focus was given" in standup
-    assert "supply the keywords: email, role" in error.error.message
+    assert "supply the keywords: email (string, required; in email format), role (string, required; one of: dev, ops, pm)" in error.error.message

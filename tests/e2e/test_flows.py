@@ -132,22 +132,22 @@ async def test_decline_fails_naming_the_form(server, connect, elicitor):
         review = await read_error(client, "guide://_review")
         # a decline never applies defaults, even where they would resolve the form
         depth = await read_error(client, "guide://_depth")
-    assert review.error.message == "form target was declined; to go on without the form, supply its fields as keywords: mode (required; one of: uncommitted, branch, pull-request)"
-    assert depth.error.message == "form depth was declined; to go on without the form, supply its fields as keywords: depth (one of: quick, thorough)"
+    assert review.error.message == "form target was declined; to go on without the form, supply its fields as keywords: mode (string, required; one of: uncommitted, branch, pull-request)"
+    assert depth.error.message == "form depth was declined; to go on without the form, supply its fields as keywords: depth (string, required; one of: quick, thorough; default quick)"
 
 
 async def test_decline_of_a_fallback_form_still_fails(server, connect, elicitor):
     elicitor.answer(focus="decline")
     async with connect(server, elicitor) as client:
         error = await read_error(client, "guide://_standup")
-    assert error.error.message == "form focus was declined; to go on without the form, supply its fields as keywords: focus (required)"
+    assert error.error.message == "form focus was declined; to go on without the form, supply its fields as keywords: focus (string, required)"
 
 
 async def test_cancel_without_defaults_fails_naming_the_form(server, connect, elicitor):
     elicitor.answer(mode="cancel")
     async with connect(server, elicitor) as client:
         error = await read_error(client, "guide://_review")
-    assert error.error.message == "form target was cancelled; to go on without the form, supply its fields as keywords: mode (required; one of: uncommitted, branch, pull-request)"
+    assert error.error.message == "form target was cancelled; to go on without the form, supply its fields as keywords: mode (string, required; one of: uncommitted, branch, pull-request)"
 
 
 async def test_cancel_applies_defaults_or_fallback(server, connect, elicitor):

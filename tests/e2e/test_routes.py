@@ -154,7 +154,7 @@ async def test_per_command_prompt_failures_are_errors(server, connect, mode):
         invalid = await prompt_error(client, "deploy", {"env": "dev", "replicas": "1.5"})
     assert "supply the keywords: mode" in missing.error.message
     if mode == "2026-07-28":
-        assert missing.error.code == MISSING_CAPABILITY and missing.error.data == FORM_CAPABILITY
+        assert missing.error.code == MISSING_CAPABILITY and missing.error.data["requiredCapabilities"] == FORM_CAPABILITY["requiredCapabilities"]
     assert invalid.error.code == INVALID_PARAMS and "replicas" in invalid.error.message
 
 
@@ -203,7 +203,7 @@ async def test_tool_errors_are_error_results_with_the_message(server, connect, e
         unknown = await client.call_tool("read_resource", {"uri": "guide://_nope"}, raise_on_error=False)
         invalid = await client.call_tool("read_resource", {"uri": "guide://_typed?count=x"}, raise_on_error=False)
         foreign = await client.call_tool("read_resource", {"uri": "https://example.com/"}, raise_on_error=False)
-    assert declined.is_error and declined.content[0].text == "form target was declined; to go on without the form, supply its fields as keywords: mode (required; one of: uncommitted, branch, pull-request)"
+    assert declined.is_error and declined.content[0].text == "form target was declined; to go on without the form, supply its fields as keywords: mode (string, required; one of: uncommitted, branch, pull-request)"
     assert unknown.is_error and "nope" in unknown.content[0].text
     assert invalid.is_error and "count" in invalid.content[0].text
     assert foreign.is_error and "guide://" in foreign.content[0].text

@@ -8,6 +8,7 @@ from guide.server.app import create_server
 
 BROKEN = "---\nname: broken\ndescription: Has a mistake.\nelicitation:\n  f: {message: '', schema: {type: object, properties: {x: {type: string}}}}\n---\nB\n"
 NO_DESCRIPTION = "---\nname: quiet\n---\nQ\n"
+HEAD = "---\nname: triage\ndescription: Triage an incoming report.\n---\n"
 
 
 @pytest.fixture(autouse=True)
@@ -34,10 +35,10 @@ async def test_lists_the_skills_and_reads_one_with_its_form_asked(docroot, elici
     assert [skill.uri for skill in listed] == ["skill://triage/SKILL.md"]
     assert entry.frontmatter.root == {"name": "triage", "description": "Triage an incoming report."}
     assert entry.resources == "dynamic"
-    assert text.strip() == "TRIAGE skill=triage kind=feature ticket= urgent=false"
+    assert text == f"{HEAD}TRIAGE skill=triage kind=feature ticket= urgent=false\n"  # C3: the listed frontmatter, then the body
     assert elicitor.keys == ["kind"]
     assert member == "TRIAGE NOTES {{kwargs.kind}} stays raw\n"  # a member never asks and is served as written
-    assert same.strip() == "TRIAGE skill=triage kind=bug ticket=GD-1 urgent=false"
+    assert same == f"{HEAD}TRIAGE skill=triage kind=bug ticket=GD-1 urgent=false\n"
 
 
 async def test_a_skill_with_an_authoring_error_is_left_out_and_the_others_listed(docroot, caplog):

@@ -136,7 +136,7 @@ async def test_decline_over_http(http_url, connect):
     elicitor = Elicitor().answer(kind="decline")
     async with connect(http_url, elicitor) as client:
         error = await read_error(client, "guide://$triage")
-    assert error.error.message == "form report was declined; to go on without the form, supply its fields as keywords: kind (required; one of: bug, feature), urgent"
+    assert error.error.message == "form report was declined; to go on without the form, supply its fields as keywords: kind (string, required; one of: bug, feature), urgent (boolean; default false)"
 
 
 async def test_project_defaults_to_the_working_folder(tmp_path, connect):

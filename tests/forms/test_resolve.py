@@ -182,7 +182,12 @@ def test_c7_6_failure_names_every_keyword_to_supply_sorted():
         "a": form({"alpha": {"type": "integer"}}, ["alpha"]),
     }
     outcome = step(request(elicitation, can_elicit=False))
-    assert outcome == Fail("this client cannot answer forms; supply the keywords: alpha, beta, zeta", "missing", ("alpha", "beta", "zeta"))
+    assert isinstance(outcome, Fail) and outcome.kind == "missing" and outcome.missing == ("alpha", "beta", "zeta")
+    assert outcome.message == (
+        "this client cannot answer forms; supply the keywords: alpha (integer, required), beta (string, required), zeta (string, required); "
+        "for example c?alpha=<integer>&beta=<string>&zeta=<string>"
+    )
+    assert [field["keyword"] for field in outcome.data()["fields"]] == ["alpha", "beta", "zeta"]
 
 
 def test_c7_6_defaulted_supplier_makes_dependents_applicable():
@@ -274,7 +279,9 @@ def test_c6_integer_answer_3_0_renders_as_3():
 def test_c7_10_decline_fails_and_never_applies_defaults_or_fallback():
     elicitation = {"depth": form({"depth": {"type": "string", "default": "quick"}}, ["depth"], fallback="render")}
     req = request(elicitation)
-    assert answer(req, step(req), depth="decline") == Fail("form depth was declined; to go on without the form, supply its fields as keywords: depth", "declined")
+    outcome = answer(req, step(req), depth="decline")
+    assert isinstance(outcome, Fail) and outcome.kind == "declined"
+    assert outcome.message == "form depth was declined; to go on without the form, supply its fields as keywords: depth (string, required; default quick)"
 
 
 def test_c7_10_cancel_applies_defaults():
@@ -291,7 +298,10 @@ def test_c7_10_cancel_applies_fallback_render():
 
 def test_c7_10_cancel_without_defaults_or_fallback_fails():
     req = request(REVIEW)
-    assert answer(req, step(req), target="cancel") == Fail("form target was cancelled; to go on without the form, supply its fields as keywords: mode (required; one of: uncommitted, branch, pull-request)", "cancelled")
+    outcome = answer(req, step(req), target="cancel")
+    assert isinstance(outcome, Fail) and outcome.kind == "cancelled"
+    assert outcome.message == "form target was cancelled; to go on without the form, supply its fields as keywords: mode (string, required; one of: uncommitted, branch, pull-request)"
+    assert outcome.retry == "c?mode=<uncommitted|branch|pull-request>"
 
 
 def test_c7_10_cancelled_supplier_leaves_dependents_inapplicable():

@@ -2,7 +2,8 @@
 
 `step` returns one of three outcomes: `Render` (every applicable form is done),
 `Ask` (the pending forms, with the exact schemas to send) or `Fail` (one clear
-message). It never raises for any input and never performs I/O.
+message, and the same as data: `guide.forms.failure`). It never raises for any
+input and never performs I/O.
 """
 
 from collections.abc import Collection, Iterable, Mapping
@@ -11,15 +12,20 @@ from dataclasses import field as dataclass_field
 from typing import Any, Literal
 
 from guide.enums import untitled_enum
-from guide.errors import GuideError, InputError, MissingInputError, StateError
 from guide.forms.declare import EMPTY, Form, FormSet
+from guide.forms.failure import Fail, Need, Reason, described, failure, need, without_value
 from guide.forms.fields import Field
-from guide.forms.text import show
-from guide.forms.values import Invalid, accepted, is_unresolved, normalise_answer, normalise_text, problems, same_value
+from guide.forms.values import Invalid, is_unresolved, normalise_answer, normalise_text, problems, same_value, text_length
 from guide.spelling import near_miss
 
 MAX_ASKS = 4
 """A form is asked at most this many times: once, then three re-asks after invalid answers."""
+MAX_ANSWERS_LENGTH = 64 * 1024
+"""The most characters the answers of one interaction hold together; a longer answer is refused and asked again.
+
+A legacy read keeps what was answered while it waits for the next form (up to
+`--answer-timeout`); without this bound 50 sessions that answered 2 MB each held
+230 MB. Keywords are bounded by the address (16 KiB)."""
 
 
 @dataclass(frozen=True)
@@ -78,29 +84,6 @@ class Ask:
 
     questions: tuple[Question, ...]
     progress: Progress
-
-
-@dataclass(frozen=True)
-class Fail:
-    """The interaction ends without rendering; `missing` lists keywords the caller must supply."""
-
-    message: str
-    kind: Literal["invalid", "declined", "cancelled", "missing", "state"]
-    missing: tuple[str, ...] = ()
-
-    @property
-    def error(self) -> GuideError:
-        """The error the request ends with."""
-        return _ERRORS[self.kind](self.message)
-
-
-_ERRORS: Mapping[str, type[GuideError]] = {
-    "invalid": InputError,
-    "declined": InputError,
-    "cancelled": InputError,
-    "missing": MissingInputError,
-    "state": StateError,
-}
 
 
 Outcome = Render | Ask | Fail
@@ -164,21 +147,51 @@ def read_keywords(request: Request) -> dict[str, Any] | Fail:
         if name not in declared:
             resembled = near_miss(name, declared)
             if resembled:
-                return Fail(f"unknown keyword {name}; did you mean {resembled}? (no form declares {name})", "invalid")
+                wanted = field_need(request, *declared[resembled])
+                message = f"unknown keyword {name}; did you mean {wanted.described()}? (no form declares {name})"
+                return failed(request, "unknown-keyword", message, (wanted,), without=name)
             values[name] = given[0] if len(given) == 1 else list(given)
             continue
         field = declared[name][1]
         try:
             value = normalise_text(field, given)
         except Invalid as error:
-            return Fail(f"invalid keyword {name}: {error}; it accepts {accepted(field)}", "invalid")
+            return _invalid_keyword(request, name, str(error))
         if is_unresolved(value):
             continue
         found = problems(field, value)
         if found:
-            return Fail(f"invalid keyword {name}: {found[0]}; it accepts {accepted(field)}", "invalid")
+            return _invalid_keyword(request, name, found[0])
         values[name] = value
     return values
+
+
+def field_need(request: Request, form: Form, field: Field) -> Need:
+    """A field as a failure of this request names it, with the choices this request offers."""
+    return need(form, field, offered_choices(field, request.active_phase))
+
+
+def failed(request: Request, kind: Reason, message: str, needs: tuple[Need, ...] = (), *, without: str | None = None, **options: Any) -> Fail:
+    """A failure of this request: retried with its args and keywords (less the value `without` names), a blank per need."""
+    args, keywords = without_value(request.args, request.arg_fields, request.keywords, without) if without else (request.args, request.keywords)
+    return failure(kind, message, entrypoint=request.entrypoint, args=args, keywords=keywords, needs=needs, **options)
+
+
+def unanswered(request: Request, form_id: str, message: str, kind: Reason = "unanswered") -> Fail:
+    """The failure of a form the client did not answer: the message, and the form's fields to supply as keywords instead."""
+    form = next(form for form in request.forms.forms if form.id == form_id)
+    needs = tuple(field_need(request, form, field) for field in form.fields if field.name not in request.keywords)
+    return failed(request, kind, message + _instead(needs), needs)
+
+
+def _instead(needs: tuple[Need, ...]) -> str:
+    """How a caller goes on without a form it did not answer: its fields as keywords (C7.10)."""
+    return f"; to go on without the form, supply its fields as keywords: {described(needs)}" if needs else ""
+
+
+def _invalid_keyword(request: Request, name: str, problem: str) -> Fail:
+    wanted = field_need(request, *request.forms.fields[name])
+    return failed(request, "invalid", f"invalid keyword {name}: {problem}; {wanted.accepted()}", (wanted,), without=name)
 
 
 class _Interaction:
@@ -202,7 +215,7 @@ class _Interaction:
     def take(self, answers: Mapping[str, Answer]) -> Fail | None:
         unrequested = sorted(set(answers) - set(self.requested))
         if unrequested:
-            return Fail(f"answers for forms that were not requested: {', '.join(unrequested)}", "state")
+            return failed(self.request, "state", f"answers for forms that were not requested: {', '.join(unrequested)}")
         for form in self.forms:
             if form.id in answers:
                 failure = self._take_one(form, answers[form.id])
@@ -211,37 +224,34 @@ class _Interaction:
         return None
 
     def _take_one(self, form: Form, answer: Answer) -> Fail | None:
-        if answer.action == "decline":
-            return Fail(f"form {form.id} was declined{self._instead(form)}", "declined")
-        if answer.action == "cancel":
-            if self._apply_defaults(form) or form.fallback:
+        if answer.action in ("decline", "cancel"):
+            if answer.action == "cancel" and (self._apply_defaults(form) or form.fallback):
                 self._finish(form, defaulted=True)
                 return None
-            return Fail(f"form {form.id} was cancelled{self._instead(form)}", "cancelled")
+            needs = self._unsupplied(form)
+            kind: Reason = "declined" if answer.action == "decline" else "cancelled"
+            return failed(self.request, kind, f"form {form.id} was {kind}{_instead(needs)}", needs)
         content = answer.content if answer.content is not None else {}
-        reason = self._accept(form, content) if isinstance(content, Mapping) else "the answer is not an object of field values"
-        if reason is None:
+        refused = self._accept(form, content) if isinstance(content, Mapping) else ("the answer is not an object of field values", None)
+        if refused is None:
             return None
+        reason, name = refused
         self.attempts[form.id] = self.attempts.get(form.id, 0) + 1
         if self.attempts[form.id] >= MAX_ASKS:
-            return Fail(f"form {form.id}: {reason} (asked {MAX_ASKS} times)", "invalid")
+            needs = tuple(n for n in self._unsupplied(form) if n.keyword == name) or self._unsupplied(form)
+            return failed(self.request, "invalid", f"form {form.id}: {reason} (asked {MAX_ASKS} times)", needs)
         self.reasons[form.id] = reason
         return None
 
-    def _instead(self, form: Form) -> str:
-        """How the caller can supply a form it would not answer: its fields as keywords (C7.10)."""
-        hints = []
-        for field in form.fields:
-            if field.name in self.keywords:
-                continue
-            notes = ["required"] if field.name in form.required and not field.has_default else []
-            offered = offered_choices(field, self.request.active_phase)
-            if offered is not None:
-                notes.append(f"{'any of' if field.type.many else 'one of'}: {', '.join(map(show, offered))}")
-            hints.append(f"{field.name} ({'; '.join(notes)})" if notes else field.name)
-        return f"; to go on without the form, supply its fields as keywords: {', '.join(hints)}" if hints else ""
+    def _unsupplied(self, form: Form) -> tuple[Need, ...]:
+        """The fields of a form that no keyword supplies: what the caller can give instead of an answer (C7.10)."""
+        return tuple(field_need(self.request, form, field) for field in form.fields if field.name not in self.keywords)
 
-    def _accept(self, form: Form, content: Mapping[str, Any]) -> str | None:
+    def _accept(self, form: Form, content: Mapping[str, Any]) -> tuple[str, str | None] | None:
+        """Take a form's accepted answer; or say why it is refused, and which field."""
+        held = text_length(self.values) + text_length(content)
+        if held > MAX_ANSWERS_LENGTH:
+            return f"the answers hold {held} characters; Guide keeps at most {MAX_ANSWERS_LENGTH} for one read, so give shorter values", None
         taken = {}
         for field in form.fields:
             if field.name in self.keywords or field.name not in content:
@@ -250,16 +260,16 @@ class _Interaction:
             try:
                 value = normalise_answer(field, content[field.name])
             except Invalid as error:
-                return f"field {field.name}: {error}; it accepts {accepted(field, offered)}"
+                return f"field {field.name}: {error}; {need(form, field, offered).accepted()}", field.name
             if value is None:
                 continue
             found = problems(field, value, offered)
             if found:
-                return f"field {field.name}: {found[0]}; it accepts {accepted(field, offered)}"
+                return f"field {field.name}: {found[0]}; {need(form, field, offered).accepted()}", field.name
             taken[field.name] = value
         missing = [name for name in form.required if name not in taken and name not in self.keywords]
         if missing:
-            return f"field {missing[0]} is required"
+            return f"field {missing[0]} is required", missing[0]
         self.values.update(taken)
         # Fields left blank take their defaults now, so the forms that wait on them see the value.
         self._apply_defaults(form)
@@ -313,14 +323,18 @@ class _Interaction:
         pending = self.pending()
         if not pending:
             return self.render()
-        missing = sorted(set(self._missing_keywords(pending)))
-        return Fail(f"this client cannot answer forms; supply the keywords: {', '.join(missing)}", "missing", tuple(missing))
+        needs = sorted({wanted.keyword: wanted for wanted in self._missing(pending)}.values(), key=lambda wanted: wanted.keyword)
+        message = f"this client cannot answer forms; supply the keywords: {described(needs)}"
+        return failed(self.request, "missing", message, tuple(needs), missing=tuple(n.keyword for n in needs), example=True)
 
-    def _missing_keywords(self, pending: Iterable[Form]) -> Iterable[str]:
+    def _missing(self, pending: Iterable[Form]) -> Iterable[Need]:
         """Only what is needed (C7.6): required fields, unresolved, without a usable default."""
         known = self.known
         for form in pending:
-            yield from (name for name in form.required if name not in known and not form.field(name).has_default)
+            for name in form.required:
+                field = form.field(name)
+                if name not in known and not field.has_default:
+                    yield field_need(self.request, form, field)
 
     def render(self) -> Render:
         """Render with what is known; fields of applicable forms still unresolved take their defaults."""
@@ -340,7 +354,10 @@ class _Interaction:
             for field in form.fields:
                 if field.source and field.name not in self.keywords and not offered_choices(field, phase):
                     message = f"form {form.id}: there is no other workflow phase to choose for {field.name}: {phase} is the only enabled phase"
-                    return Fail(f"{message}; supply {field.name}={phase} as a keyword or enable more phases in guide.yaml", "invalid")
+                    message += f"; supply {field.name}={phase} as a keyword or enable more phases in guide.yaml"
+                    only = {**self.request.keywords, field.name: (str(phase),)}
+                    needs = (field_need(self.request, form, field),)
+                    return failure("invalid", message, entrypoint=self.request.entrypoint, args=self.request.args, keywords=only, needs=needs)
         questions = tuple(
             Question(form.id, _with_reason(form.message, self.reasons.get(form.id)), delivered_schema(form, phase, self.keywords))
             for form in pending

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from guide.errors import StateError
-from guide.forms.resolve import Answer, Fail, Outcome, Progress, Request, step
+from guide.forms.resolve import Answer, Outcome, Progress, Request, failed, step
 from guide.forms.text import clip
 from guide.forms.values import Invalid, normalise_answer, problems
 
@@ -63,7 +63,7 @@ def resume(request: Request, text: str | None, answers: Mapping[str, Answer]) ->
     try:
         progress = decode(text, request) if text else Progress()
     except StateError as error:
-        return Fail(str(error), "state")
+        return failed(request, "state", str(error))
     return step(request, progress, answers)
 
 

@@ -5,7 +5,7 @@ from a client must already have the declared type. Every value is then checked
 against the field's choices and constraint keywords. Problems are returned, not raised.
 """
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from guide.forms.fields import Field
@@ -13,7 +13,7 @@ from guide.forms.keywords import KEYWORDS
 from guide.forms.text import clip, show
 from guide.forms.types import Invalid, is_unresolved
 
-__all__ = ["Invalid", "accepted", "is_unresolved", "normalise_answer", "normalise_text", "problems", "same_value"]
+__all__ = ["Invalid", "accepted", "is_unresolved", "normalise_answer", "normalise_text", "problems", "same_value", "text_length"]
 
 
 def same_value(value: Any, expected: Any) -> bool:
@@ -23,6 +23,27 @@ def same_value(value: Any, expected: Any) -> bool:
     if isinstance(value, str) or isinstance(expected, str):
         return isinstance(value, str) and isinstance(expected, str) and value == expected
     return value == expected
+
+
+def text_length(values: Any) -> int:
+    """About how many characters values hold as text: a string its length, a list or mapping its items', anything else one.
+
+    It walks without recursion, so a deeply nested hostile answer is measured, not a crash.
+    """
+    total, pending = 0, [values]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            total += len(value)
+        elif isinstance(value, Mapping):
+            pending.extend(value.keys())
+            pending.extend(value.values())
+        elif isinstance(value, (list, tuple)):
+            total += len(value)
+            pending.extend(value)
+        else:
+            total += 1
+    return total
 
 
 def normalise_text(field: Field, texts: Sequence[str]) -> Any:

@@ -10,6 +10,7 @@ from guide.docroot.folder import Docroot
 from guide.docroot.frontmatter import Parsed
 from guide.errors import AuthoringError, Problem
 from guide.forms.resolve import Fail, Render
+from guide.routes import skill_file
 from guide.routes.resolve import Call, Document
 
 RENDERS = "renders"
@@ -17,7 +18,11 @@ RENDERS = "renders"
 
 
 def finish(call: Call, outcome: Render | Fail, active_phase: str | None) -> str:
-    """The rendered text of a completed interaction; a failed one raises the error it ends with."""
+    """The rendered text of a completed interaction; a failed one raises the error it ends with.
+
+    A skill read as `skill://<name>/SKILL.md` is served with its frontmatter, and
+    when only forms could give its values, as a `SKILL.md` saying what it needs (C3).
+    """
     found = finished(call, outcome, active_phase)
     if found is not MISSING:
         return found
@@ -33,7 +38,8 @@ def finish(call: Call, outcome: Render | Fail, active_phase: str | None) -> str:
         flags=built.config.flags,
     )
     parsed = built.parsed(entrypoint.path)
-    text = render.render(parsed.body if isinstance(parsed, Parsed) else "", context, built.partial_body, name=entrypoint.uri)
+    body = render.render(parsed.body if isinstance(parsed, Parsed) else "", context, built.partial_body, name=entrypoint.uri)
+    text = skill_file.served(entrypoint, body) if call.skill_file else body
     return built.remember(RENDERS, _key(call, outcome, active_phase), text)
 
 
@@ -50,12 +56,14 @@ def document_text(docroot: Docroot, document: Document) -> str:
 def finished(call: Call, outcome: Render | Fail, active_phase: str | None) -> Any:
     """The rendered text if it was rendered before in this snapshot (`MISSING` if not); a failed outcome raises."""
     if isinstance(outcome, Fail):
+        if call.skill_file and outcome.kind == "missing":
+            return skill_file.needs(call.entrypoint, outcome)
         raise outcome.error
     return call.built.recall(RENDERS, _key(call, outcome, active_phase))
 
 
 def _key(call: Call, outcome: Render, active_phase: str | None) -> Hashable:
-    return (call.entrypoint.uri, _frozen(outcome.kwargs), outcome.args, outcome.defaulted, active_phase)
+    return (call.entrypoint.uri, _frozen(outcome.kwargs), outcome.args, outcome.defaulted, active_phase, call.skill_file)
 
 
 def _frozen(values: Mapping[str, Any]) -> tuple:

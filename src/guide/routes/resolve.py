@@ -80,6 +80,8 @@ class Call:
     entrypoint: Entrypoint
     keywords: Keywords
     args: tuple[str, ...]
+    skill_file: bool = False
+    """Read as the Skills extension's `skill://<name>/SKILL.md`: served with its frontmatter (C3)."""
 
     def request(self, *, can_elicit: bool, active_phase: str | None) -> Request:
         """The core's view of this call, for a client that can (or cannot) answer forms."""
@@ -125,7 +127,7 @@ def _target(built: Built, target: Target) -> Resolved:
         entrypoint, args = _command(built, target.path)
     if target.help:
         return help_text.describe(built, entrypoint)
-    return _call(built, entrypoint, target.keywords, args)
+    return _call(built, entrypoint, target.keywords, args, skill_file=target.skill_file)
 
 
 def _prompt(built: Built, line: str) -> Resolved:
@@ -144,11 +146,11 @@ def _document(rel: str | None, what: str, suggestion: Callable[[], str | None]) 
     return Document(rel, _not_found(what, None))  # if it vanishes before it is read
 
 
-def _call(built: Built, entrypoint: Entrypoint, keywords: Keywords, args: tuple[str, ...]) -> Call:
+def _call(built: Built, entrypoint: Entrypoint, keywords: Keywords, args: tuple[str, ...], skill_file: bool = False) -> Call:
     problems = built.problems(entrypoint)
     if problems:
         raise AuthoringError(list(problems))
-    return Call(built, entrypoint, keywords, tuple(args))
+    return Call(built, entrypoint, keywords, tuple(args), skill_file)
 
 
 def _command(built: Built, segments: tuple[str, ...]) -> tuple[Entrypoint, tuple[str, ...]]:

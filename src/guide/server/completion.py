@@ -1,12 +1,21 @@
-"""Answer `completion/complete` for command prompt arguments and template keywords with field choices."""
+"""Answer `completion/complete` for command prompt arguments and template keywords with field choices.
+
+Hostile input is bounded before any work: a typed value, argument name or
+reference longer than the longest address Guide reads (`address.MAX_LENGTH`)
+gets no suggestions, and at most `MAX_VALUES` suggestions are kept, whatever
+the number of choices or commands (a field may declare about 20,000 choices
+within the frontmatter cap; building and validating all of them for every
+keystroke cost about 50 ms each). The answer says how many matched in all.
+"""
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from typing import Any
 
-from mcp_types import PromptReference, ResourceTemplateReference
+from mcp_types import Completion, PromptReference, ResourceTemplateReference
 
 from guide import address
+from guide.docroot.built import MISSING
 from guide.docroot.folder import Docroot
 from guide.errors import GuideError
 from guide.forms.fields import Field
@@ -17,52 +26,81 @@ from guide.server import work
 from guide.server.errors import one_line
 
 log = logging.getLogger("guide")
+MAX_VALUES = 100
+"""The most suggestions one answer holds: the MCP contract's cap."""
+MAX_INPUT = address.MAX_LENGTH
+"""The longest typed value, argument name or reference completed; nothing Guide serves is longer."""
+CHOICES = "choices"
+"""The build's memo of a field's choices as text."""
+NOTHING = Completion(values=[])
 
 
-def completer(docroot: Docroot) -> Callable[..., Awaitable[list[str]]]:
+def completer(docroot: Docroot) -> Callable[..., Awaitable[Completion]]:
     """A completion handler bound to a docroot; the answer is found in a worker thread.
 
     Completion is a convenience: if it fails unexpectedly the client gets no
-    suggestions (the log gets one line), never the exception's text.
+    suggestions (the log gets one line), never the exception's text. A field's
+    choices as text are kept per snapshot: writing 20,000 of them out again for
+    every keystroke cost 16 ms a request.
     """
 
-    async def complete(ref: Any, argument: Any, context: Any = None) -> list[str]:
+    async def complete(ref: Any, argument: Any, context: Any = None) -> Completion:
         try:
             return await work.off_loop(_complete, docroot, ref, argument)
         except Exception as error:
-            log.error("unexpected error while completing %s: %s", getattr(argument, "name", "?"), one_line(error))
-            return []
+            log.error("unexpected error while completing %s: %s", str(getattr(argument, "name", "?"))[:60], one_line(error))
+            return NOTHING
 
     return complete
 
 
-def _complete(docroot: Docroot, ref: Any, argument: Any) -> list[str]:
+def _complete(docroot: Docroot, ref: Any, argument: Any) -> Completion:
+    typed = argument.value or ""
+    reference = ref.name if isinstance(ref, PromptReference) else getattr(ref, "uri", "")
+    if max(len(typed), len(argument.name), len(reference)) > MAX_INPUT:
+        return NOTHING
     built = docroot.current()
     if isinstance(ref, PromptReference):
         if ref.name == ROUTE_PROMPT:
-            return _routes(built.names("command"), argument.value or "")
+            return _matching(_routes(built.names("command"), typed), typed or address.PROMPT_PREFIXES[0])
         entrypoint = built.command(address.command_of_prompt(ref.name))
     elif isinstance(ref, ResourceTemplateReference):
         try:
             target = address.parse(address.address_of_template(ref.uri))
         except GuideError:
-            return []
+            return NOTHING
         entrypoint = built.skill(target.path[0]) if target.kind == "skill" else built.command("/".join(target.path))
     else:
-        return []
+        return NOTHING
     if entrypoint is None:
-        return []
+        return NOTHING
     located = entrypoint.forms.fields.get(argument.name)
     if located is None:
-        return []
-    return [choice for choice in _choices(located[1], docroot.active_phase(built)) if choice.startswith(argument.value or "")]
+        return NOTHING
+    field, phase = located[1], docroot.active_phase(built)
+    key = (entrypoint.uri, field.name, phase)
+    choices = built.recall(CHOICES, key)
+    if choices is MISSING:
+        choices = built.remember(CHOICES, key, _choices(field, phase))
+    return _matching(choices, typed)
 
 
-def _choices(field: Field, active_phase: str | None) -> list[str]:
+def _matching(candidates: Iterable[str], typed: str) -> Completion:
+    """The first `MAX_VALUES` candidates that start with `typed`, with how many matched in all."""
+    values: list[str] = []
+    total = 0
+    for candidate in candidates:
+        if candidate.startswith(typed):
+            total += 1
+            if total <= MAX_VALUES:
+                values.append(candidate)
+    return Completion(values=values, total=total, has_more=total > MAX_VALUES)
+
+
+def _choices(field: Field, active_phase: str | None) -> tuple[str, ...]:
     choices = offered_choices(field, active_phase)
-    return [show(choice) for choice in choices] if choices is not None else list(field.type.words)
+    return tuple(show(choice) for choice in choices) if choices is not None else field.type.words
 
 
-def _routes(commands: list[str], typed: str) -> list[str]:
-    routes = [address.prompt_route(name, typed) for name in commands]
-    return [route for route in routes if route.startswith(typed or address.PROMPT_PREFIXES[0])]
+def _routes(commands: list[str], typed: str) -> Iterator[str]:
+    return (address.prompt_route(name, typed) for name in commands)

@@ -1,12 +1,18 @@
-"""Translate Guide's errors into MCP errors, in one place (C7.11)."""
+"""Translate Guide's errors into MCP errors, in one place (C7.11).
+
+A failed interaction's structured data (`GuideError.data`, docs/errors.md)
+becomes the JSON-RPC error's `data`, or the structured content of the
+`read_resource` tool's error result.
+"""
 
 import logging
 import traceback
-from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, TypeVar
 
 from fastmcp import Context
 from fastmcp.exceptions import ToolError
+from fastmcp.tools import ToolResult
 from mcp import MCPError
 from mcp_types import (
     INTERNAL_ERROR,
@@ -16,6 +22,7 @@ from mcp_types import (
     ElicitationCapability,
     FormElicitationCapability,
     MissingRequiredClientCapabilityErrorData,
+    TextContent,
 )
 
 from guide.errors import AuthoringError, GuideError, MissingInputError
@@ -57,23 +64,34 @@ def quiet_caller_errors() -> None:
         server_log.addFilter(QuietCallerErrors())
 
 
-def missing_capability(message: str) -> MCPError:
-    """The 2026-07-28 error for a client that must answer forms but did not declare form elicitation."""
+def missing_capability(message: str, data: Mapping[str, Any] | None = None) -> MCPError:
+    """The 2026-07-28 error for a client that must answer forms but did not declare form elicitation.
+
+    Its `data` holds the required capabilities (`requiredCapabilities`, as the
+    protocol defines) beside Guide's own failure data (docs/errors.md), in one object.
+    """
     required = ClientCapabilities(elicitation=ElicitationCapability(form=FormElicitationCapability()))
-    data = MissingRequiredClientCapabilityErrorData(required_capabilities=required)
-    return MCPError(
-        code=MISSING_REQUIRED_CLIENT_CAPABILITY,
-        message=message,
-        data=data.model_dump(by_alias=True, mode="json", exclude_none=True),
-    )
+    capabilities = MissingRequiredClientCapabilityErrorData(required_capabilities=required)
+    merged = {**(data or {}), **capabilities.model_dump(by_alias=True, mode="json", exclude_none=True)}
+    return MCPError(code=MISSING_REQUIRED_CLIENT_CAPABILITY, message=message, data=merged)
 
 
 def to_mcp(error: GuideError, *, modern: bool) -> MCPError:
-    """The JSON-RPC error a client sees for a Guide error: authoring mistakes are the server's, the rest the caller's."""
+    """The JSON-RPC error a client sees for a Guide error: authoring mistakes are the server's, the rest the caller's.
+
+    A failed interaction carries its structured `data` (docs/errors.md).
+    """
     if modern and isinstance(error, MissingInputError):
-        return missing_capability(str(error))
+        return missing_capability(str(error), error.data)
     code = INTERNAL_ERROR if isinstance(error, AuthoringError) else INVALID_PARAMS
-    return MCPError(code=code, message=str(error))
+    return MCPError(code=code, message=str(error), data=dict(error.data) if error.data is not None else None)
+
+
+def tool_error(error: GuideError) -> ToolError | ToolResult:
+    """What the `read_resource` tool answers for a Guide error: an error result, with the failure's data as its structured content."""
+    if error.data is None:
+        return ToolError(str(error), log_level=logging.INFO)
+    return ToolResult(content=[TextContent(type="text", text=str(error))], structured_content=dict(error.data), is_error=True)
 
 
 async def guarded(ctx: Context, work: Callable[[], Awaitable[T]], *, tool: bool = False) -> T:
@@ -84,7 +102,10 @@ async def guarded(ctx: Context, work: Callable[[], Awaitable[T]], *, tool: bool 
     try:
         return await work()
     except GuideError as error:
-        translated = ToolError(str(error), log_level=logging.INFO) if tool else to_mcp(error, modern=is_modern(ctx))
+        translated = tool_error(error) if tool else to_mcp(error, modern=is_modern(ctx))
+        if isinstance(translated, ToolResult):
+            log.info("the read_resource tool failed: %s", error)  # returned, not raised: FastMCP does not log it
+            return translated  # type: ignore[return-value]
         if isinstance(error, AuthoringError):
             log.warning("authoring error: %s", error)
             setattr(translated, LOGGED, True)

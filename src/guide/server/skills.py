@@ -3,8 +3,9 @@
 FastMCP's own skill providers publish each file with a fixed digest, but a
 Guide `SKILL.md` is rendered per request and may ask forms first. So this
 provider lists each usable skill as a *dynamic* entry; its files,
-`skill://<name>/SKILL.md` (read exactly like `guide://$name`: its forms are
-asked) and `skill://<name>/<member>` (never asks), are read through the docroot
+`skill://<name>/SKILL.md` (read like `guide://$name`: its forms are asked; the
+route stage serves it with the listed frontmatter, `guide.routes.skill_file`)
+and `skill://<name>/<member>` (never asks), are read through the docroot
 provider like any other address. FastMCP 4.2 reads such
 entries through the extension's source protocol (the `_skill_*` methods below).
 A skill with an authoring error is left out of the listing and logged once per
@@ -22,13 +23,10 @@ from pydantic import ValidationError
 
 from guide import address
 from guide.docroot.built import MISSING, Built
-from guide.docroot.entrypoints import Entrypoint
 from guide.docroot.folder import Docroot
 from guide.errors import GuideError
+from guide.routes.skill_file import frontmatter
 from guide.server import work
-
-AGENT_SKILLS_KEYS = ("license", "compatibility", "metadata", "allowed-tools")
-"""Frontmatter keys of the Agent Skills format that an entry carries besides its name and description."""
 
 ENTRIES = "skill entries"
 """The build's value holding the Skills extension's entries."""
@@ -86,16 +84,10 @@ def _entries(built: Built) -> dict[str, MCPSkill]:
             log.warning("skill %s has authoring errors and is left out of skills/list: %s", skill.name, problems[0])
             continue
         try:
-            entry = MCPSkill(uri=address.skill_file_address(skill.name), frontmatter=_frontmatter(skill), resources="dynamic")
+            entry = MCPSkill(uri=address.skill_file_address(skill.name), frontmatter=frontmatter(skill), resources="dynamic")
         except (ValidationError, GuideError) as error:
             reason = error.errors()[0]["msg"] if isinstance(error, ValidationError) else str(error)
             log.warning("skill %s is left out of skills/list: %s", skill.name, reason)
             continue
         entries[entry.uri] = entry
     return entries
-
-
-def _frontmatter(skill: Entrypoint) -> dict[str, Any]:
-    found = {"name": skill.name, "description": skill.description}
-    found.update({key: skill.meta[key] for key in AGENT_SKILLS_KEYS if key in skill.meta})
-    return found

@@ -1,16 +1,26 @@
-"""The handshake era (2025-11-25 and older): ask each pending form with `elicitation/create`, in turn (C7.7)."""
+"""The handshake era (2025-11-25 and older): ask each pending form with `elicitation/create`, in turn (C7.7).
 
+A read that waits for an answer says so in the log, once when it asks (the
+form, the entrypoint and the client's name) and once if it gives up, so that a
+client that declares forms but never shows them is visible to the operator.
+"""
+
+import logging
 from collections.abc import Callable
 
 from fastmcp import Context
 from mcp import MCPError
 from mcp.shared.message import ServerMessageMetadata
-from mcp_types import REQUEST_TIMEOUT, ElicitResult
+from mcp_types import REQUEST_TIMEOUT, ElicitRequest, ElicitResult
 from pydantic import ValidationError
 
-from guide.errors import InputError
-from guide.forms.resolve import Answer, Ask, Outcome, Request, step
+from guide.forms.failure import Reason
+from guide.forms.resolve import Answer, Ask, Outcome, Request, step, unanswered
+from guide.forms.text import clip
 from guide.server.eras.questions import elicit_request
+
+log = logging.getLogger("guide")
+TIMEOUT_FLAG = "--answer-timeout"
 
 
 def opening(ctx: Context) -> Callable[[Request], Outcome]:
@@ -27,19 +37,40 @@ async def drive(ctx: Context, request: Request, asked: Ask, *, answer_timeout: f
     outcome: Outcome = asked
     while isinstance(outcome, Ask):
         question = outcome.questions[0]
-        result = await _ask(ctx, question.form, elicit_request(question), answer_timeout)
+        result = await _ask(ctx, request, question.form, elicit_request(question), answer_timeout)
         outcome = step(request, outcome.progress, {question.form: Answer(result.action, result.content)})
     return outcome
 
 
-async def _ask(ctx: Context, form: str, request, answer_timeout: float | None) -> ElicitResult:
+async def _ask(ctx: Context, request: Request, form: str, elicit: ElicitRequest, answer_timeout: float | None) -> ElicitResult:
     metadata = ServerMessageMetadata(related_request_id=ctx.request_id)
+    client = client_name(ctx)
+    limit = f"up to {answer_timeout:g} s" if answer_timeout is not None else "without a time limit"
+    log.info("waiting for %s to answer form %s of %s (%s)", client, form, request.entrypoint, limit)
     try:
-        return await ctx.session.send_request(request, ElicitResult, request_read_timeout_seconds=answer_timeout, metadata=metadata)
+        return await ctx.session.send_request(elicit, ElicitResult, request_read_timeout_seconds=answer_timeout, metadata=metadata)
     except MCPError as error:
         if error.error.code == REQUEST_TIMEOUT:
-            raise InputError(f"the client did not answer form {form} within {answer_timeout:g} seconds") from None
-        reason = (error.error.message or "no reason given").splitlines()[0]
-        raise InputError(f"the client could not answer form {form}: {reason}") from None
+            log.warning("gave up waiting for %s to answer form %s of %s after %g s (%s)", client, form, request.entrypoint, answer_timeout, TIMEOUT_FLAG)
+            message = f"the client did not answer form {form} within {TIMEOUT_FLAG} ({answer_timeout:g} seconds)"
+            raise _failure(request, form, message) from None
+        reason = clip(((error.error.message or "").strip() or "no reason given").splitlines()[0], 200)
+        raise _failure(request, form, f"the client could not answer form {form}: {reason}") from None
     except ValidationError:
-        raise InputError(f"the answer to form {form} is not an elicitation result: its content must map field names to values") from None
+        message = f"the answer to form {form} is not an elicitation result: its content must map field names to values"
+        raise _failure(request, form, message, "invalid") from None
+
+
+def client_name(ctx: Context) -> str:
+    """The client's name and version from its handshake, for the log (`the client` when it gave none)."""
+    params = ctx.session.client_params
+    info = params.client_info if params is not None else None
+    if info is None or not info.name:
+        return "the client"
+    version = f" {clip(info.version, 20)}" if info.version else ""
+    return f"client {clip(info.name, 60)}{version}"
+
+
+def _failure(request: Request, form: str, message: str, kind: Reason = "unanswered") -> Exception:
+    """The error of a form the client did not answer: its message, and its fields to supply as keywords instead."""
+    return unanswered(request, form, message, kind).error

@@ -10,17 +10,16 @@ from typing import Any
 from fastmcp import Context
 from mcp_types import InputRequiredResult
 
-from guide.errors import InputError
 from guide.forms import state
-from guide.forms.resolve import Answer, Ask, Outcome, Request
+from guide.forms.resolve import Answer, Ask, Fail, Outcome, Request, failed
 from guide.forms.text import clip
 from guide.server.eras.questions import elicit_request
 
 
 def opening(ctx: Context) -> Callable[[Request], Outcome]:
     """This round's step: resumed from the state and answers the retry carries (a pure function, safe in any thread)."""
-    text, answers = ctx.request_state, _answers(ctx.input_responses)
-    return lambda request: state.resume(request, text, answers)
+    text, responses = ctx.request_state, ctx.input_responses
+    return lambda request: _resume(request, text, responses)
 
 
 async def drive(ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None = None) -> InputRequiredResult:
@@ -31,11 +30,16 @@ async def drive(ctx: Context, request: Request, asked: Ask, *, answer_timeout: f
     )
 
 
-def _answers(responses: Mapping[str, Any] | None) -> dict[str, Answer]:
+def _resume(request: Request, text: str | None, responses: Mapping[str, Any] | None) -> Outcome:
+    answers = _answers(request, responses)
+    return answers if isinstance(answers, Fail) else state.resume(request, text, answers)
+
+
+def _answers(request: Request, responses: Mapping[str, Any] | None) -> dict[str, Answer] | Fail:
     answers = {}
     for form_id, response in (responses or {}).items():
         action = getattr(response, "action", None)
         if action not in ("accept", "decline", "cancel"):
-            raise InputError(f"the response for {clip(str(form_id))} is not an elicitation result")
+            return failed(request, "invalid", f"the response for {clip(str(form_id))} is not an elicitation result")
         answers[form_id] = Answer(action, getattr(response, "content", None))
     return answers

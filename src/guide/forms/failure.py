@@ -1,0 +1,184 @@
+"""What a failed interaction tells its caller (C7.6, C7.11): why, the fields concerned, and the address to retry.
+
+A `Fail` carries its one-line message and the same facts as plain data
+(`Fail.data`, the shape documented in docs/errors.md), so that a client can
+retry without parsing text. Each field concerned is a `Need`: its keyword,
+form, type, choices and default, written once here for the message and the data alike.
+"""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from guide import address
+from guide.errors import GuideError, InputError, MissingInputError, StateError
+from guide.forms.declare import Form
+from guide.forms.fields import MISSING, Field
+from guide.forms.keywords import KEYWORDS
+from guide.forms.text import show
+from guide.forms.values import accepted
+
+Reason = Literal["missing", "declined", "cancelled", "invalid", "unknown-keyword", "state", "unanswered"]
+
+EXAMPLE_LENGTH = 240
+"""The longest retry address a message quotes whole; past it, the message's example leaves out the keywords given."""
+
+
+@dataclass(frozen=True)
+class Need:
+    """A field a failure concerns, as a caller would supply it: keyword, form, type, choices, default, constraints."""
+
+    keyword: str
+    form: str
+    type: str
+    required: bool
+    choices: tuple[Any, ...] | None = None
+    default: Any = MISSING
+    constraints: str = ""
+    """The field's constraint keywords in words (`matching INC-[0-9]+`); empty when it has none."""
+    accepts: str = ""
+    """What the field accepts, in a few words (`one of: a, b`, `a string matching X`)."""
+    many: bool = False
+    words: tuple[str, ...] = ()
+    """Every value the type can hold when that list is short (`true`, `false`), for a field without choices."""
+
+    @property
+    def placeholder(self) -> str:
+        """How an example address marks this field's value: `<a|b>` for its choices, else `<type>`."""
+        choices = self.choices if self.choices is not None else self.words
+        return address.placeholder([show(choice) for choice in choices] if choices else None, self.type)
+
+    def note(self) -> str:
+        """The field's type, choices or constraints and default, in words: `string, required; one of: a, b; default a`."""
+        parts = [self.type + (", required" if self.required else "")]
+        if self.choices is not None:
+            parts.append(f"{'any of' if self.many else 'one of'}: {', '.join(map(show, self.choices))}")
+        elif self.constraints:
+            parts.append(self.constraints)
+        if self.default is not MISSING:
+            parts.append(f"default {show(self.default)}")
+        return "; ".join(parts)
+
+    def described(self) -> str:
+        """The field as a message names it: `mode (string, required; one of: a, b; default a)`."""
+        return f"{self.keyword} ({self.note()})"
+
+    def accepted(self) -> str:
+        """What the field accepts, as the message about a refused value ends: `it accepts ...; default ...`."""
+        default = f"; default {show(self.default)}" if self.default is not MISSING else ""
+        return f"it accepts {self.accepts}{default}"
+
+    def data(self) -> dict[str, Any]:
+        """The field as the structured data of a failure holds it (docs/errors.md)."""
+        return {
+            "keyword": self.keyword,
+            "form": self.form,
+            "type": self.type,
+            "required": self.required,
+            "choices": list(self.choices) if self.choices is not None else None,
+            "default": None if self.default is MISSING else self.default,
+            "accepts": self.accepts,
+        }
+
+
+def need(form: Form, field: Field, choices: Sequence[Any] | None) -> Need:
+    """A field of `form` as a failure names it, offering `choices` (a workflow-phase field's, without the active phase)."""
+    offered = tuple(choices) if choices is not None else None
+    default = field.default
+    if field.source and offered is not None and default not in offered:
+        default = MISSING  # a default equal to the active phase is not on offer (C7.9)
+    return Need(
+        keyword=field.name,
+        form=form.id,
+        type=field.type.name,
+        required=field.name in form.required,
+        choices=offered,
+        default=default,
+        constraints=" ".join(KEYWORDS[key].describe(bound) for key, bound in field.bounds.items()),
+        accepts=accepted(field, offered),
+        many=field.type.many,
+        words=field.type.words,
+    )
+
+
+def described(needs: Sequence[Need]) -> str:
+    """Fields as a message lists them, comma-separated."""
+    return ", ".join(need.described() for need in needs)
+
+
+@dataclass(frozen=True)
+class Fail:
+    """The interaction ends without rendering: why (`kind`), in one line, and the same as data.
+
+    `missing` lists the keywords the caller must supply (C7.6); `fields` are the
+    fields concerned; `address` is the entrypoint's and `retry` the address to
+    read again once the values are known.
+    """
+
+    message: str
+    kind: Reason
+    missing: tuple[str, ...] = ()
+    fields: tuple[Need, ...] = ()
+    address: str = ""
+    retry: str = ""
+
+    @property
+    def error(self) -> GuideError:
+        """The error the request ends with, carrying `data`."""
+        return _ERRORS[self.kind](self.message, data=self.data())
+
+    def data(self) -> dict[str, Any]:
+        """The failure as structured data, in the one documented shape (docs/errors.md)."""
+        return {"reason": self.kind, "address": self.address, "fields": [need.data() for need in self.fields], "retry": self.retry}
+
+
+_ERRORS: Mapping[str, type[GuideError]] = {
+    "invalid": InputError,
+    "unknown-keyword": InputError,
+    "declined": InputError,
+    "cancelled": InputError,
+    "unanswered": InputError,
+    "missing": MissingInputError,
+    "state": StateError,
+}
+
+
+def failure(
+    kind: Reason,
+    message: str,
+    *,
+    entrypoint: str,
+    args: Sequence[str] = (),
+    keywords: Mapping[str, tuple[str, ...]] | None = None,
+    needs: Sequence[Need] = (),
+    missing: tuple[str, ...] = (),
+    example: bool = False,
+) -> Fail:
+    """A failure of a read of `entrypoint`; its retry address keeps `args` and `keywords` and leaves a blank per need
+    that `keywords` do not already give.
+
+    With `example`, the message ends with that address ("for example ..."), whole
+    when short, else with only its blanks: a value given is never echoed at length.
+    """
+    kept = dict(keywords or {})
+    blanks = {need.keyword: need.placeholder for need in needs if need.keyword not in kept}
+    retry = address.example(entrypoint, args, kept, blanks)
+    if example:
+        shown = retry if len(retry) <= EXAMPLE_LENGTH else address.example(entrypoint, (), {}, blanks)
+        message = f"{message}; for example {shown}"
+    return Fail(message, kind, missing, tuple(needs), entrypoint, retry)
+
+
+def without_value(
+    args: tuple[str, ...], arg_fields: tuple[str, ...], keywords: Mapping[str, tuple[str, ...]], name: str
+) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
+    """The args and keywords of a read without the value `name` was given, by keyword or positional arg."""
+    kept = {key: values for key, values in keywords.items() if key != name}
+    supplied = arg_fields[: len(args)]
+    if name not in supplied:
+        return args, kept
+    # The args after it move into keywords; free args past the arg fields cannot keep their place and are left out.
+    index = supplied.index(name)
+    for later, arg in zip(supplied[index + 1 :], args[index + 1 :]):
+        kept.setdefault(later, (arg,))
+    return args[:index], kept

@@ -1,0 +1,162 @@
+"""Issue 20: the MCP Python SDK's own `mcp.ClientSession` (not FastMCP's Client) drives `guide serve`.
+
+Over stdio (a spawned `python -m guide serve`) and streamable HTTP, in both eras,
+with and without an elicitation callback: listing, a document, a command with
+its values in the address, a command that asks (the callback answers), the C7.6
+failure with its structured data when there is no callback, prompts and the
+`read_resource` tool. On 2026-07-28 the session is mechanics only, so these
+tests run the `input_required` rounds themselves, as a client author would.
+"""
+
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+from e2e_support import MISSING_CAPABILITY, free_port, stop
+from mcp import ClientSession, MCPError, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp_types import ElicitRequest, ElicitResult, InputRequiredResult
+
+START_TIMEOUT = 30.0
+ANSWERS = {"mode": {"mode": "branch"}, "reference": {"reference": "feature/search"}, "depth": {"depth": "thorough"}}
+RETRY = "guide://_review?mode=<uncommitted|branch|pull-request>"
+
+
+def serve_args(project: Path, *extra: str) -> list[str]:
+    """`guide serve` on the bundled example docroot."""
+    return ["-m", "guide", "serve", "--project", str(project), *extra]
+
+
+def environment() -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if key != "GUIDE_STATE_KEYS"}
+    env["FASTMCP_LOG_LEVEL"] = "CRITICAL"
+    return env
+
+
+@pytest.fixture(scope="module")
+def http_url(tmp_path_factory) -> AsyncIterator[str]:
+    """One `guide serve --transport http` process for this module: its /mcp URL."""
+    project = tmp_path_factory.mktemp("sdk-project")
+    port = free_port()
+    command = [sys.executable, *serve_args(project, "--transport", "http", "--host", "127.0.0.1", "--port", str(port))]
+    process = subprocess.Popen(command, env=environment(), cwd=project, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while not _ready(port):
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"guide serve did not become ready on port {port} within {START_TIMEOUT} s")
+            time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        stop(process)
+
+
+def _ready(port: int) -> bool:
+    """Whether the server answers its health check with 200 (the docroot is loaded)."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
+async def answer(context, params) -> ElicitResult:
+    """The elicitation callback: answer each form by its first field, from `ANSWERS`."""
+    first = next(iter(params.requested_schema["properties"]))
+    return ElicitResult(action="accept", content=ANSWERS[first])
+
+
+@pytest.fixture(params=["stdio", "http"])
+def session(request, mode, tmp_path):
+    """`session(callback=None)`: an initialised `mcp.ClientSession` over this test's transport and era."""
+
+    @asynccontextmanager
+    async def open_session(callback=None) -> AsyncIterator[ClientSession]:
+        if request.param == "stdio":
+            parameters = StdioServerParameters(command=sys.executable, args=serve_args(tmp_path), env=environment(), cwd=str(tmp_path))
+            streams = stdio_client(parameters, errlog=open(os.devnull, "w"))  # noqa: SIM115 - closed with the process
+        else:
+            streams = streamable_http_client(request.getfixturevalue("http_url"))
+        async with streams as (read_stream, write_stream):
+            async with ClientSession(read_stream, write_stream, elicitation_callback=callback) as opened:
+                if mode == "legacy":
+                    await opened.initialize()
+                else:
+                    await opened.discover()
+                yield opened
+
+    return open_session
+
+
+async def resolved(send: Callable[..., Awaitable], callback=None):
+    """A request's final result: on 2026-07-28, answer each `input_required` round with `callback` and retry."""
+    result = await send(input_responses=None, request_state=None)
+    for _ in range(10):
+        if not isinstance(result, InputRequiredResult):
+            return result
+        responses = {}
+        for key, asked in result.input_requests.items():
+            assert isinstance(asked, ElicitRequest) and callback is not None
+            responses[key] = await callback(None, asked.params)
+        result = await send(input_responses=responses, request_state=result.request_state)
+    raise AssertionError("more than 10 rounds")
+
+
+def reader(session: ClientSession, uri: str):
+    return lambda **retry: session.read_resource(uri, allow_input_required=True, **retry)
+
+
+async def test_listing_documents_and_a_command_with_its_values(session):
+    async with session() as client:
+        resources = {resource.uri for resource in (await client.list_resources()).resources}
+        templates = {template.uri_template for template in (await client.list_resource_templates()).resource_templates}
+        prompts = {prompt.name for prompt in (await client.list_prompts()).prompts}
+        tools = {tool.name for tool in (await client.list_tools()).tools}
+        document = await client.read_resource("guide://lang/python")
+        command = await resolved(reader(client, "guide://_review?mode=branch&reference=feature%2Fsearch&depth=thorough"))
+    assert {"guide://_review", "guide://$workflow-review", "guide://lang/python"} <= resources
+    assert any(template.startswith("guide://_review{?") for template in templates)
+    assert {"guide", "review", "workflow.phase"} <= prompts and tools == {"read_resource"}
+    assert document.contents[0].text.startswith("# Python")
+    assert "feature/search" in command.contents[0].text
+
+
+async def test_a_command_that_asks_is_answered_by_the_callback(session):
+    async with session(answer) as client:
+        command = await resolved(reader(client, "guide://_review"), answer)
+        prompt = await resolved(lambda **retry: client.get_prompt("review", {"mode": "uncommitted"}, allow_input_required=True, **retry), answer)
+        route = await resolved(lambda **retry: client.get_prompt("guide", {"command": ":review --mode uncommitted --depth quick"}, allow_input_required=True, **retry), answer)
+    assert "Compare `feature/search` with the main branch" in command.contents[0].text and "depth: **thorough**" in command.contents[0].text
+    assert "uncommitted" in prompt.messages[0].content.text.lower()
+    assert "uncommitted" in route.messages[0].content.text.lower()
+
+
+async def test_without_a_callback_the_failure_names_the_keywords_and_carries_the_data(session, mode):
+    async with session() as client:
+        with pytest.raises(MCPError) as failed:
+            await client.read_resource("guide://_review", allow_input_required=True)
+        tool = await client.call_tool("read_resource", {"uri": "guide://_review"}, allow_input_required=True)
+    error = failed.value.error
+    assert error.message.startswith("this client cannot answer forms; supply the keywords: mode (string, required; one of: uncommitted, branch, pull-request)")
+    assert error.message.endswith(f"for example {RETRY}")
+    assert error.data["reason"] == "missing" and error.data["retry"] == RETRY
+    assert [field["keyword"] for field in error.data["fields"]] == ["mode"]
+    if mode == "2026-07-28":
+        assert error.code == MISSING_CAPABILITY and error.data["requiredCapabilities"] == {"elicitation": {"form": {}}}
+    assert tool.is_error and tool.content[0].text == error.message
+    assert tool.structured_content == {key: value for key, value in error.data.items() if key != "requiredCapabilities"}
+
+
+async def test_the_read_resource_tool_reads_with_the_callback(session):
+    async with session(answer) as client:
+        asked = await resolved(lambda **retry: client.call_tool("read_resource", {"uri": "guide://_review"}, allow_input_required=True, **retry), answer)
+        document = await client.call_tool("read_resource", {"uri": "guide://lang/python"})
+    assert not asked.is_error and "feature/search" in asked.content[0].text
+    assert document.content[0].text.startswith("# Python")
