@@ -12,7 +12,7 @@ async def _request(first: FirstAnswer, method: str, release: asyncio.Event) -> N
     async def call_next(context):
         await release.wait()
 
-    await first.on_request(SimpleNamespace(method=method), call_next)
+    await first(SimpleNamespace(method=method), call_next)
 
 
 def _released() -> asyncio.Event:

@@ -43,8 +43,8 @@ T = TypeVar("T")
 MISSING: Any = object()
 """What `peek` and `recall` return when the value has not been built."""
 NO_TEMPLATE = TemplateFacts(None, ())
-MEMO_SIZES = {"renders": 1024, "resolved": 1024, "components": 1024, "choices": 64, "texts": 1024, "templates": 2048}
-"""The bounded memos, with how many values each keeps (the oldest goes first): callers above name the first four;
+MEMO_SIZES = {"renders": 1024, "resolved": 1024, "answered": 1024, "components": 1024, "choices": 64, "texts": 1024, "templates": 2048}
+"""The bounded memos, with how many values each keeps (the oldest goes first): callers above name the first five;
 a file's text and template facts are kept in the last two, so a check of every file keeps no more than these."""
 
 

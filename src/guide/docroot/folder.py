@@ -7,7 +7,7 @@ from pathlib import Path
 
 from guide.docroot import files
 from guide.docroot.built import Built
-from guide.docroot.config import read_config, state_path
+from guide.docroot.config import Config, read_config, state_path
 from guide.docroot.files import MAX_FILE_SIZE
 from guide.docroot.layout import scan
 from guide.docroot.phase import PhaseFile
@@ -36,7 +36,7 @@ class Docroot:
         self._current: Built | None = None
         self._last: Built | None = None
         self._edited: set[str] | None = set()
-        self._phase = PhaseFile(None)
+        self._phase: tuple[Config | None, PhaseFile] = (None, PhaseFile(None))
         self._lock = threading.Lock()
         """Guards the fields above; held only for moments, so `invalidate` never waits for a build."""
         self._building = threading.Lock()
@@ -96,10 +96,11 @@ class Docroot:
         self.parses.save(keep=set(last.snapshot.sources) if last is not None else None, if_loaded=if_loaded)
 
     def _phase_file(self, built: Built) -> PhaseFile:
-        path = state_path(built.config, self.project)
-        if path != self._phase.path:
-            self._phase = PhaseFile(path)
-        return self._phase
+        config, phase = self._phase
+        if config is not built.config:  # asked on every read: the state file's path is worked out once per configuration
+            phase = PhaseFile(state_path(built.config, self.project))
+            self._phase = (built.config, phase)
+        return phase
 
     def _refresh(self, edited: set[str] | None) -> Snapshot:
         """Look again only at the edited files when nothing else changed; otherwise scan the folder."""

@@ -11,6 +11,7 @@ class PhaseFile:
 
     def __init__(self, path: Path | None):
         self.path = path
+        self._where = None if path is None else os.fspath(path)  # stat'ed on every read: a str is quicker than a Path
         self._read: tuple[tuple[int, ...] | None, str | None] = (None, None)  # the stamp last read, and the phase it named
 
     def phase(self) -> str | None:
@@ -31,10 +32,10 @@ class PhaseFile:
         return stamp == read_stamp, phase
 
     def _stamp(self) -> tuple[int, ...] | None:
-        if self.path is None:
+        if self._where is None:
             return None
         try:
-            status = os.stat(self.path)
+            status = os.stat(self._where)
         except OSError:
             return None
         return (status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)

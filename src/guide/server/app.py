@@ -26,7 +26,6 @@ from guide.server.live import ListChanges
 from guide.server.provider import DocrootProvider
 from guide.server.report import FirstAnswer, report_start
 from guide.server.service import ANSWER_TIMEOUT, Service
-from guide.server.skills import SkillsSource
 from guide.server.watch import watching
 
 START_GRACE = 3.0
@@ -135,7 +134,7 @@ def create_server(
         version=__version__,
         instructions="Guide serves commands, skills and documents as guide:// resources; guide://_help lists them.",
         lifespan=lifespan,
-        providers=[DocrootProvider(service), SkillsSource(root)],
+        providers=[DocrootProvider(service)],
         request_state_security=state_security(os.environ.get(STATE_KEYS_VARIABLE), os.environ.get(STATE_TTL_VARIABLE)),
         auth=verifier(os.environ),
         cache_ttl=cache_ttl or None,

@@ -31,6 +31,7 @@ from guide.protocol import MIME, ROUTE_PROMPT
 from guide.routes.resolve import AddressRead, CommandRead, PromptRead
 from guide.server import work
 from guide.server.service import Service
+from guide.server.skills import SkillsSource
 
 COMPONENTS = "components"
 """The build's memo of read components, one per address (and prompt name)."""
@@ -43,7 +44,7 @@ class EntrypointText(ResourceResult):
 
     def to_mcp_result(self, uri: Any) -> ReadResourceResult:
         """The wire result with `ttlMs: 0`, set explicitly so the server-wide caching hint leaves it alone."""
-        return super().to_mcp_result(uri).model_copy(update={"ttl_ms": 0})
+        return ReadResourceResult(contents=[item.to_mcp_resource_contents(uri) for item in self.contents], _meta=self.meta, ttl_ms=0)
 
 
 def _uncached(text: str) -> EntrypointText:
@@ -79,8 +80,8 @@ class GuidePrompt(Prompt):
         return await self._service.read(get_context(), read)
 
 
-class DocrootProvider(Provider):
-    """Lists and serves the docroot's commands, skills, documents and prompts."""
+class DocrootProvider(SkillsSource, Provider):
+    """Lists and serves the docroot's commands, skills, documents and prompts, and the skills' entries of the Skills extension."""
 
     def __init__(self, service: Service):
         super().__init__()

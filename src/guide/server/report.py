@@ -68,8 +68,8 @@ class FirstAnswer(Middleware):
         self._busy = 0
         self._last = 0.0  # the event loop's time when the last request ended
 
-    async def on_request(self, context, call_next):
-        """Answer the request; note when it is the first real one, and when none is in hand."""
+    async def __call__(self, context, call_next):
+        """Answer the request; note when it is the first real one, and when none is in hand (`__call__`: no hook chain)."""
         counted = context.method not in self.LONG_LIVED
         self._busy += counted
         try:

@@ -29,6 +29,8 @@ ANSWER_TIMEOUT = 600.0
 """Seconds a legacy read waits for the client to answer one form before it fails (people answer forms slowly)."""
 RESOLVED = "resolved"
 """The build's memo of resolved reads (by the read value)."""
+ANSWERED = "answered"
+"""The build's memo of the text a fresh read (no continuation) renders at once, by the read, the client's reach and the phase."""
 KEPT_LENGTH = 1024
 """Reads longer than this (their address or prompt line) are resolved each time: the memo must stay small."""
 
@@ -64,22 +66,29 @@ class Service:
             return found
         if isinstance(found, Document):
             return await work.off_loop(document_text, self.docroot, found)
-        return await self._call(ctx, found, rendered)
+        return await self._call(ctx, read, found, rendered)
 
-    async def _call(self, ctx: Context, call: Call, rendered: Callable[[str], Any]) -> Any:
-        era = for_request(ctx)
+    async def _call(self, ctx: Context, read: Read, call: Call, rendered: Callable[[str], Any]) -> Any:
+        era, reach = for_request(ctx), can_elicit(ctx)
         known, phase = self.docroot.peek_phase(call.built)
         if not known:
             phase = await work.off_loop(self.docroot.active_phase, call.built)
-        request = call.request(can_elicit=can_elicit(ctx), active_phase=phase)
+        fresh = (read, reach, phase) if not era.continues(ctx) else None
+        text = call.built.recall(ANSWERED, fresh) if fresh is not None else MISSING
+        if text is not MISSING:
+            return rendered(text)
+        request = call.request(can_elicit=reach, active_phase=phase)
         outcome = era.opening(ctx)(request)  # the pure first step: no file, no build
         if isinstance(outcome, Ask):
+            fresh = None  # what the client answers decides the text
             outcome = await era.drive(ctx, request, outcome, answer_timeout=self.answer_timeout)
             if isinstance(outcome, InputRequiredResult):
                 return outcome
         text = finished(call, outcome, phase)
         if text is MISSING:
             text = await work.off_loop(finish, call, outcome, phase)
+        if fresh is not None and read.size <= KEPT_LENGTH:  # the same read, fresh, renders the same text until a file changes
+            call.built.remember(ANSWERED, fresh, text)
         return rendered(text)
 
     def _recall(self, read: Read) -> Resolved | _Refused:

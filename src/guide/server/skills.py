@@ -1,13 +1,16 @@
 """Guide's skills through the Skills extension (SEP-2640): `skills/list`, `skills/get` and `skill://` files.
 
 FastMCP's own skill providers publish each file with a fixed digest, but a
-Guide `SKILL.md` is rendered per request and may ask forms first. So this
-provider lists each usable skill as a *dynamic* entry; its files,
+Guide `SKILL.md` is rendered per request and may ask forms first. So the
+docroot provider (which takes `SkillsSource` in) lists each usable skill as a
+*dynamic* entry; its files,
 `skill://<name>/SKILL.md` (read like `guide://$name`: its forms are asked; the
 route stage serves it with the listed frontmatter, `guide.routes.skill_file`)
 and `skill://<name>/<member>` (never asks), are read through the docroot
 provider like any other address. FastMCP 4.2 reads such
 entries through the extension's source protocol (the `_skill_*` methods below).
+It is part of the docroot provider, not a provider of its own, because FastMCP
+asks every provider on every read: a second one cost about 4 % of each read (B1).
 A skill with an authoring error is left out of the listing and logged once per
 snapshot; the others are listed as usual.
 """
@@ -16,7 +19,6 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from fastmcp.server.providers import Provider
 from fastmcp.skills.extension import SkillsExtension
 from fastmcp.skills.models import MCPSkill
 from pydantic import ValidationError
@@ -34,20 +36,14 @@ ENTRIES = "skill entries"
 log = logging.getLogger("guide")
 
 
-class SkillsSource(Provider):
-    """Lists the docroot's skills for the Skills extension and serves their `skill://` files."""
+class SkillsSource:
+    """The part of a provider that lists the docroot's skills for the Skills extension (its `skill://` files are reads)."""
 
-    def __init__(self, docroot: Docroot):
-        super().__init__()
-        self.docroot = docroot
+    docroot: Docroot
 
     def required_extensions(self) -> Sequence[SkillsExtension]:
         """The extension that serves `skills/list` and `skills/get` from this source."""
         return (SkillsExtension(),)
-
-    async def get_tasks(self) -> list:
-        """No skill runs as a background task."""
-        return []
 
     async def _list_skill_entries(self, context: Any) -> Sequence[MCPSkill]:
         return list((await self.entries()).values())

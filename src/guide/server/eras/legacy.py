@@ -23,6 +23,11 @@ log = logging.getLogger("guide")
 TIMEOUT_FLAG = "--answer-timeout"
 
 
+def continues(ctx: Context) -> bool:
+    """Whether the request continues an interaction (never: a legacy interaction is one request)."""
+    return False
+
+
 def opening(ctx: Context) -> Callable[[Request], Outcome]:
     """The first step of a request: nothing has been answered yet (a pure function, safe in any thread)."""
     return step

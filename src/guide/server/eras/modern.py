@@ -16,6 +16,11 @@ from guide.forms.text import clip
 from guide.server.eras.questions import elicit_request
 
 
+def continues(ctx: Context) -> bool:
+    """Whether the request is the retry of an earlier round (it carries state or answers)."""
+    return ctx.request_state is not None or bool(ctx.input_responses)
+
+
 def opening(ctx: Context) -> Callable[[Request], Outcome]:
     """This round's step: resumed from the state and answers the retry carries (a pure function, safe in any thread)."""
     text, responses = ctx.request_state, ctx.input_responses
