@@ -257,9 +257,9 @@ def test_a_damaged_entry_is_parsed_again_and_replaced(root, folder):
     read_all(first)
     first.keep_parses()
     document = kept_document(folder)
-    document["files"]["_commands/review.md"][6:] = ["ok", {}, 0, 2, 3, 0, 10**9, 0]
+    document["files"]["_commands/review.md"][6:] = ["ok", "{}", 0, 2, 3, 0, 10**9, 0, "", []]
     document["files"]["_commands/dots.md"][6:] = ["nonsense"]
-    document["files"]["_commands/plain.md"][6:] = ["ok", [], "x", {}, None, 1, 2, 3]
+    document["files"]["_commands/plain.md"][6:] = ["ok", [], "x", {}, None, 1, 2, 3, 4, 5]
     rewrite_kept(folder, document)
     again = opened(root, folder)
     found = read_all(again)

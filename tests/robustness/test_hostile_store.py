@@ -65,6 +65,13 @@ def clean(done: subprocess.CompletedProcess) -> None:
     assert done.stdout.splitlines()[-1].startswith("ok, 2 notes: commands=5"), done.stdout
 
 
+def plant(record: list) -> None:
+    """Make a kept parse record say another description, in the mapping and in the listing's summary kept beside it."""
+    meta = json.loads(record[7])
+    meta["description"] = "PLANTED"
+    record[7], record[14] = json.dumps(meta), "PLANTED"
+
+
 def served_description(root: Path, folder: Path) -> str:
     """What a listing says of `_commands/ask.md`, with the kept parses loaded at once (as for a large docroot)."""
     docroot = Docroot(root, store=Store(folder))
@@ -79,7 +86,7 @@ def test_17_a_kept_parse_of_the_wrong_json_type_is_dropped_and_rewritten(root, f
     document = kept_body(path)
     rel = "_commands/ask.md"
     if damage == "payload is a mapping":
-        document["files"][rel][7] = {}  # where the parse's mapping or message goes
+        document["files"][rel][7] = {}  # where the parse's mapping (as JSON text) or message goes
         document["files"][rel][6] = {}
     elif damage == "record is a mapping":
         document["files"][rel] = {}
@@ -143,7 +150,7 @@ def test_17_a_symlink_at_a_kept_path_is_replaced_never_written_through(root, fol
 def test_17_a_folder_others_may_write_is_not_used(root, folder, caplog):
     clean(check(root, folder))
     planted = kept_body(kept(folder, parses.KIND, root))
-    planted["files"]["_commands/ask.md"][7]["description"] = "PLANTED"
+    plant(planted["files"]["_commands/ask.md"])
     Store(folder).save(parses.KIND, str(root.resolve()), planted)  # with the folder's own key: only the folder's mode is wrong
     folder.chmod(0o777)
     caplog.set_level(logging.WARNING, logger="guide")
@@ -166,7 +173,7 @@ async def test_17_a_planted_record_never_reaches_a_client(root, folder, monkeypa
     clean(check(root, folder))
     path = kept(folder, parses.KIND, root)
     planted = kept_body(path)
-    planted["files"]["_commands/ask.md"][7]["description"] = "PLANTED"
+    plant(planted["files"]["_commands/ask.md"])
     header = path.read_bytes().partition(b"\n")[0]
     path.write_bytes(header + b"\n" + json.dumps(planted).encode())  # the header of a real file, the body of another: the MAC fails
     (folder / KEY_FILE).write_bytes(b"k" * 32) if mode == "legacy" else None  # or a planted key: every kept file fails

@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 from guide.docroot import entrypoints, files
 from guide.docroot.config import REQUIRES, Config
 from guide.docroot.entrypoints import Entrypoint, Findings, Kind
-from guide.docroot.frontmatter import Front, FrontmatterError, Parsed, split
+from guide.docroot.frontmatter import Front, FrontmatterError, Parsed, Summary, split, summary
 from guide.docroot.layout import Layout
 from guide.docroot.partials import Expansion, PartialGraph
 from guide.docroot.snapshot import Snapshot, same_files
@@ -51,9 +51,10 @@ a file's text and template facts are kept in the last two, so a check of every f
 class _FileWork:
     """What has been made of one template file at one stamp; shared with the next build while the file is unchanged."""
 
-    __slots__ = ("front", "digest", "declared", "mentions")
+    __slots__ = ("summary", "front", "digest", "declared", "mentions")
 
     def __init__(self) -> None:
+        self.summary: Summary | None = None
         self.front: Front | FrontmatterError | None = None
         self.digest: str | None = None  # of the text the front was read from
         self.declared: dict[tuple[bool, tuple[str, ...]], tuple[tuple[Form, ...], tuple]] = {}
@@ -307,12 +308,25 @@ class Built:
         front = self.front(rel)
         return isinstance(front, FrontmatterError) or self.config.allows(front.meta)
 
-    def _mentions(self, rel: str, word: str) -> bool:
-        """False only when the file surely has no frontmatter key starting with `word` (read from its text if not parsed)."""
+    def _summary(self, rel: str) -> Summary:
+        """What listing a file needs of its frontmatter: from its frontmatter if read, else the store's, else read now."""
         work = self._work(rel)
-        if work.front is not None or self._kept(rel, work):
-            front = work.front
-            return isinstance(front, FrontmatterError) or any(isinstance(key, str) and key.startswith(word) for key in front.meta)
+        if work.summary is None:
+            kept = self._stored_summary(rel) if work.front is None else None
+            work.summary = kept if kept is not None else summary(self.front(rel))
+        return work.summary
+
+    def _stored_summary(self, rel: str) -> Summary | None:
+        source = self.snapshot.sources[rel]
+        return self.parses.summary(rel, source.stamp) if self.parses is not None and source.stamp is not None else None
+
+    def _mentions(self, rel: str, word: str) -> bool:
+        """False only when the file surely has no frontmatter key starting with `word` (`word` is one of `MARKED`)."""
+        work = self._work(rel)
+        if work.summary is None and work.front is None:
+            work.summary = self._stored_summary(rel)
+        if work.summary is not None or work.front is not None:
+            return any(mark.startswith(word) for mark in self._summary(rel).marks)
         found = work.mentions.get(word)
         if found is None:
             text, _ = self._read(rel)
@@ -343,8 +357,7 @@ class Built:
         return found
 
     def _description(self, kind: Kind, name: str) -> str:
-        front = self.front(self.snapshot.table(kind)[name])
-        return str(front.meta.get("description", "")) if isinstance(front, Front) else ""
+        return self._summary(self.snapshot.table(kind)[name]).description
 
     def _report(self) -> tuple[list[Problem], list[Problem]]:
         layout = self.snapshot.layout

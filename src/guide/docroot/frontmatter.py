@@ -99,6 +99,26 @@ class Parsed:
         return self.front.body_line
 
 
+@dataclass(frozen=True)
+class Summary:
+    """What a listing needs of a file's frontmatter: its description, and which keys that change where it applies it has."""
+
+    description: str
+    marks: frozenset[str]
+    """The top-level keys starting with `requires-` or `aliases` (both decide what a name or address finds)."""
+
+
+MARKED = ("requires-", "aliases")
+
+
+def summary(front: "Front | FrontmatterError") -> Summary:
+    """The summary of a file's frontmatter (an unreadable one has every mark: only its parse can tell)."""
+    if isinstance(front, FrontmatterError):
+        return Summary("", frozenset(MARKED))
+    marks = frozenset(key for key in front.meta if isinstance(key, str) and key.startswith(MARKED))
+    return Summary(str(front.meta.get("description", "")), marks)
+
+
 class FrontmatterError(ValueError):
     """The frontmatter is not a YAML mapping; `line` is the file line of the mistake."""
 

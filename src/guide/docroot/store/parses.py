@@ -21,7 +21,7 @@ from typing import Any
 
 from guide.docroot import yaml_codec
 from guide.docroot.files import Stamp
-from guide.docroot.frontmatter import Front, FrontmatterError, Parsed
+from guide.docroot.frontmatter import Front, FrontmatterError, Parsed, Summary, summary
 from guide.docroot.store.disk import Store
 
 KIND = "parses"
@@ -54,6 +54,17 @@ class StoredParses:
         self._dirty = False
         self._saved = False  # once saved, the records are let go: a lookup can then only find what was parsed since
         self._lock = threading.Lock()
+
+    def summary(self, rel: str, stamp: Stamp) -> Summary | None:
+        """What listing file `rel` at `stamp` needs of its frontmatter, when the store holds it (no file read, no YAML decoded)."""
+        record = self._record(rel, stamp)
+        if record is None or _racy(record):
+            return None
+        if record[6] == "error":
+            return summary(FrontmatterError("", None))
+        if len(record) != 16 or type(record[14]) is not str or type(record[15]) is not list or not all(type(mark) is str for mark in record[15]):
+            return None
+        return Summary(record[14], frozenset(record[15]))
 
     def front(self, rel: str, stamp: Stamp) -> tuple[Front | FrontmatterError, str] | None:
         """The kept frontmatter of file `rel` at `stamp` and the digest of its text, when usable without reading the file."""
@@ -166,13 +177,11 @@ def digest(text: str) -> str:
 
 def _well_formed(record: Any) -> bool:
     """The stamp, read time and digest of a record have their types (the rest is checked when restored)."""
-    return (
-        type(record) is list
-        and len(record) >= 8
-        and all(type(part) is int for part in record[:5])
-        and type(record[5]) is str
-        and type(record[6]) is str
-    )
+    if type(record) is not list or len(record) < 8:
+        return False
+    ino, size, mtime, ctime, read_ns, digest, kind = record[:7]  # checked one by one: asked of every record a listing looks up
+    numbers = type(ino) is int and type(size) is int and type(mtime) is int and type(ctime) is int and type(read_ns) is int
+    return numbers and type(digest) is str and type(kind) is str
 
 
 def _same(stored: Any, fresh: list) -> bool:
@@ -187,27 +196,40 @@ def _racy(record: list) -> bool:
 
 
 def _record(front: Front | FrontmatterError, text: str) -> list | None:
-    """The kept form of one parse, or None when it cannot be kept faithfully (then it is parsed again)."""
+    """The kept form of one parse, or None when it cannot be kept faithfully (then it is parsed again).
+
+    The mapping is kept as JSON text inside the record: loading the kept parses
+    of 10,000 files then reads 10,000 strings instead of building every mapping
+    (0.07 s against 0.24 s), and a listing decodes none of them, since what it
+    needs (the description, whether `requires-*` or `aliases` are there) is kept
+    beside it.
+    """
     if isinstance(front, FrontmatterError):
         return ["error", str(front), front.line]
     meta = dict(front.meta)
-    if not _plain(meta, text[front.yaml_start:front.yaml_end]):
+    plain = _plain(meta, text[front.yaml_start:front.yaml_end])
+    if plain is None:
         try:
-            meta = yaml_codec.encode(meta, NODES_PER_CHAR * (front.yaml_end - front.yaml_start) + 16)
+            plain = json.dumps(yaml_codec.encode(meta, NODES_PER_CHAR * (front.yaml_end - front.yaml_start) + 16), separators=(",", ":"))
         except yaml_codec.Unencodable:
             return None
-    tagged = meta != front.meta  # plain JSON data decodes to itself; anything tagged needs decoding
-    return ["ok", meta, int(tagged), front.first_line, front.body_line, front.yaml_start, front.yaml_end, front.body_start]
+        tagged = True
+    else:
+        tagged = False  # plain JSON data decodes to itself; anything tagged needs decoding
+    listed = summary(front)
+    numbers = [front.first_line, front.body_line, front.yaml_start, front.yaml_end, front.body_start]
+    return ["ok", plain, int(tagged), *numbers, listed.description, sorted(listed.marks)]
 
 
-def _plain(meta: dict, yaml_text: str) -> bool:
-    """True when `meta` is JSON data as it is (the common case, checked at C speed); False means: encode it."""
+def _plain(meta: dict, yaml_text: str) -> str | None:
+    """`meta` as JSON text when it is JSON data as it is (the common case, checked at C speed); None means: encode it."""
     if "&" in yaml_text:  # anchors: values may be shared or contain themselves, so only the bounded encoder may walk them
-        return False
+        return None
     try:
-        return json.loads(json.dumps(meta)) == meta  # tuples, non-string keys and NaN do not come back equal
+        written = json.dumps(meta, separators=(",", ":"))
+        return written if json.loads(written) == meta else None  # tuples, non-string keys and NaN do not come back equal
     except (TypeError, ValueError):  # dates, binary, sets
-        return False
+        return None
 
 
 def _restore(record: list) -> Front | FrontmatterError | None:
@@ -216,14 +238,15 @@ def _restore(record: list) -> Front | FrontmatterError | None:
         if len(record) != 3 or type(record[1]) is not str or not (record[2] is None or type(record[2]) is int):
             return None
         return FrontmatterError(record[1], record[2])
-    if record[0] != "ok" or len(record) != 8:
+    if record[0] != "ok" or len(record) != 10 or type(record[1]) is not str:
         return None
-    _, meta, tagged, *numbers = record
+    _, written, tagged, *numbers = record[:8]
     first_line, body_line, yaml_start, yaml_end, body_start = numbers
     if type(tagged) is not int or not all(type(n) is int for n in numbers) or not 0 <= yaml_start <= yaml_end <= body_start:
         return None
     if not 1 <= first_line <= body_line:
         return None
+    meta = json.loads(written)
     if tagged:
         meta = yaml_codec.decode(meta)
     if not isinstance(meta, dict):
