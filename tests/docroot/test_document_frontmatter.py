@@ -109,8 +109,7 @@ def test_21_1_guide_check_checks_a_documents_keys_as_an_entrypoints(tmp_path):
         (
             "undefined.md",
             2,
-            "`requires-teem` names flag 'teem', which guide.yaml does not define (defined: team), so this file never applies;"
-            " did you mean `requires-team`?",
+            "`requires-teem` names flag 'teem', which guide.yaml does not define (defined: team), so this file never applies; did you mean `requires-team`?",
         ),
     ]
     assert messages(report.notes) == [("mine.md", 3, "frontmatter key `owner` is not one Guide reads; it is kept as your own metadata")]
@@ -134,7 +133,7 @@ def test_21_1_a_listing_and_help_read_no_document_when_the_store_holds_their_par
     first = Docroot(root, store=Store(tmp_path / "cache"))
     lint(first.current())
     first.keep_parses()
-    monkeypatch.setattr(parses_module, "RACY_NS", -10**18)  # as if every file had been written long before it was read
+    monkeypatch.setattr(parses_module, "RACY_NS", -(10**18))  # as if every file had been written long before it was read
     again = Docroot(root, store=Store(tmp_path / "cache"))
     again.parses.load_after = 0
     reads = []

@@ -1,7 +1,11 @@
 """Issue 21, item 1 (C2): a document's frontmatter is read, never served, through a real client in both eras."""
 
+import asyncio
+from contextlib import AsyncExitStack
+
 import pytest
-from e2e_support import INVALID_PARAMS, read, read_error
+from e2e_support import INVALID_PARAMS, eventually, read, read_error
+from live_support import Recorder, connected
 
 from guide.server.app import create_server
 
@@ -72,3 +76,20 @@ async def test_21_1_a_document_whose_frontmatter_is_not_yaml_fails_naming_file_a
     assert error.error.message.startswith("broken.md:3: frontmatter is not valid YAML")
     assert "\n" not in error.error.message and "Traceback" not in error.error.message
     assert "guide://broken" in listed and runbook.startswith("# Runbook")  # the rest serves on
+
+
+async def test_21_1_an_edit_that_makes_a_document_not_apply_is_announced_and_it_is_then_not_found(empty_docroot, connect, mode):
+    for rel, text in FILES.items():
+        empty_docroot.write(rel, text)
+    server = create_server(empty_docroot.root, empty_docroot.project)
+    recorder = Recorder()
+    async with AsyncExitStack() as stack:
+        client = await connected(stack, connect, server, mode, recorder)
+        assert "guide://runbook" in {str(r.uri) for r in await client.list_resources()}
+        assert (await read(client, "guide://runbook")).startswith("# Runbook")
+        empty_docroot.write("runbook.md", FILES["runbook.md"].replace("requires-team: platform", "requires-team: data"))
+        await eventually(lambda: asyncio.sleep(0, recorder.resources), timeout=30)
+        listed = {str(r.uri) for r in await client.list_resources()}
+        gone = await read_error(client, "guide://runbook")
+    assert "guide://runbook" not in listed and "guide://plain" in listed
+    assert gone.error.message.startswith("no document runbook;")

@@ -58,7 +58,6 @@ def document(built: Built, path: str) -> str | None:
     return None
 
 
-
 def _applying_document(built: Built, path: str) -> str | None:
     """The applying document `path` is a near miss of; only near misses are asked whether they apply (that may read them)."""
     candidates = [name for name in built.snapshot.layout.documents if is_near_miss(path, name)]
