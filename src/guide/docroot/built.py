@@ -222,8 +222,18 @@ class Built:
         return rel if rel and self.applies("skill", skill) else None
 
     def document(self, path: str) -> str | None:
-        """The file of a document addressed by its path without extension."""
-        return self.snapshot.layout.documents.get(path)
+        """The file of a document addressed by its path without extension, if it applies to this configuration (C2)."""
+        rel = self.snapshot.layout.documents.get(path)
+        return rel if rel is not None and self._document_applies(rel) else None
+
+    def documents(self) -> dict[str, str]:
+        """The file of every document that applies, by its path without extension, sorted (from frontmatter alone)."""
+        layout = self.snapshot.layout
+        return self.value("documents", lambda: {path: rel for path, rel in sorted(layout.documents.items()) if self._document_applies(rel)})
+
+    def document_description(self, rel: str) -> str:
+        """A document's `description` from its frontmatter: empty without one (and for `.txt`, `.json` or YAML, C2)."""
+        return self._summary(rel).description if rel in self.snapshot.sources else ""
 
     def report(self) -> tuple[list[Problem], list[Problem]]:
         """Every authoring problem and note of the docroot: config, layout, partials and entrypoints (whatever their `requires-*`)."""
@@ -307,6 +317,9 @@ class Built:
             return True
         front = self.front(rel)
         return isinstance(front, FrontmatterError) or self.config.allows(front.meta)
+
+    def _document_applies(self, rel: str) -> bool:
+        return rel not in self.snapshot.sources or self._allows(rel)  # a file without frontmatter always applies
 
     def _summary(self, rel: str) -> Summary:
         """What listing a file needs of its frontmatter: from its frontmatter if read, else the store's, else read now."""

@@ -111,8 +111,7 @@ class Docroot:
                 return Snapshot(self.root, previous.config, previous.layout, sources, previous.config_problems)
         config, config_problems = read_config(self.root, self.max_file_size)
         layout = scan(self.root, self.max_file_size)
-        templates = [*layout.commands.values(), *layout.skills.values(), *layout.partials.values()]
-        sources = {rel: Source(rel, layout.stamps.get(rel), layout.identities.get(rel)) for rel in templates}
+        sources = {rel: Source(rel, layout.stamps.get(rel), layout.identities.get(rel)) for rel in layout.with_frontmatter()}
         return Snapshot(self.root, config, layout, sources, tuple(config_problems))
 
     def _source(self, rel: str) -> Source:

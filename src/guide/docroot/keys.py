@@ -1,4 +1,4 @@
-"""The top-level frontmatter keys of each kind of file, and the checks on them (C4, C5).
+"""The top-level frontmatter keys of each kind of file, and the checks on them (C2, C4, C5).
 
 An unknown key that is a near miss of a known one is an error naming the key
 it resembles; any other unknown key is the author's own metadata, kept and
@@ -12,12 +12,13 @@ from guide.docroot.config import REQUIRES, Config
 from guide.errors import Issue
 from guide.spelling import boolean_key_hint, is_near_miss, near_miss
 
-Role = Literal["command", "skill", "partial"]
+Role = Literal["command", "skill", "partial", "document"]
 SHARED_KEYS = frozenset({"description", "elicitation", "fallback"})
 KEYS: Mapping[Role, frozenset[str]] = {
     "command": SHARED_KEYS | {"includes", "aliases", "usage", "examples", "argrequired", "args"},
     "skill": SHARED_KEYS | {"includes", "name", "license", "compatibility", "metadata", "allowed-tools"},
     "partial": SHARED_KEYS,
+    "document": frozenset({"description", "elicitation"}),  # `elicitation` has a note of its own: never asked (C2)
 }
 TEXT_KEYS = ("description", "usage", "name")
 LIST_KEYS = ("aliases", "examples", "argrequired", "args", "includes")

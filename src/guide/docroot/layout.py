@@ -38,6 +38,16 @@ class Layout:
     shared_prompts: set[str] = field(default_factory=set)
     """Prompt names that two or more commands would get (`a.b` for `a.b` and `a/b`): no command is offered as one (C3)."""
 
+    def with_frontmatter(self) -> list[str]:
+        """Every file whose YAML frontmatter Guide reads: commands, skills, partials and `.md`/`.mustache` documents (C2)."""
+        documents = [rel for rel in self.documents.values() if has_frontmatter(rel)]
+        return [*self.commands.values(), *self.skills.values(), *self.partials.values(), *documents]
+
+
+def has_frontmatter(rel: str) -> bool:
+    """Whether a file of this name may begin with YAML frontmatter (`.txt`, `.json` and YAML documents have none, C2)."""
+    return rel.endswith(TEMPLATE_SUFFIXES)
+
 
 def is_skill_name(name: str) -> bool:
     """The Agent Skills rule: 1-64 of a-z0-9-, no leading, trailing or doubled '-'."""

@@ -1,10 +1,10 @@
-"""Lint a whole docroot: every authoring problem, the notes, and a summary of what it holds (C5)."""
+"""Lint a whole docroot: every authoring problem, the notes, and a summary of what it holds (C2, C5)."""
 
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from guide.docroot import files
+from guide.docroot import documents, files
 from guide.docroot.built import Built
 from guide.docroot.frontmatter import FrontmatterError, Parsed, split
 from guide.docroot.partials import expansion_problem
@@ -12,7 +12,7 @@ from guide.errors import Problem
 
 PROBLEM_FIELDS = {"path", "line", "form", "field", "message"}
 MAX_NOTE_READ = 1024 * 1024
-"""Documents and members larger than this are not opened to look for forms."""
+"""Skill members larger than this are not opened to look for forms."""
 
 
 @dataclass(frozen=True)
@@ -36,25 +36,31 @@ def lint(built: Built) -> Report:
     """Check every file of the docroot, whatever its `requires-*` say."""
     problems, notes = built.report()  # builds every entrypoint
     layout = built.snapshot.layout
-    problems = _ordered(problems + [found for rel in [*layout.commands.values(), *layout.skills.values()] if (found := _expansion(built, rel))])
+    problems = problems + [found for rel in [*layout.commands.values(), *layout.skills.values()] if (found := _expansion(built, rel))]
+    for rel in layout.documents.values():
+        document_problems, document_notes = documents.checks(built, rel)
+        problems, notes = problems + list(document_problems), notes + list(document_notes)
+    notes = notes + [note for rel in sorted(layout.members.values()) for note in _forms_never_asked(built.root, rel)]
+    return Report(_ordered(problems), _ordered(notes), _summary(built))
+
+
+def _summary(built: Built) -> dict[str, int]:
+    layout = built.snapshot.layout
     forms = set()
     for kind, table in (("command", layout.commands), ("skill", layout.skills)):
         for name in table:
             forms.update((form.origin, form.id) for form in built.entrypoint(kind, name).forms.forms)
-    summary = {
+    return {
         "commands": len(layout.commands),
         "skills": len(layout.skills),
         "partials": len(layout.partials),
         "documents": len(layout.documents),
         "forms": len(forms),
     }
-    plain_files = [*layout.documents.values(), *layout.members.values()]
-    notes = notes + [note for rel in sorted(plain_files) for note in _forms_never_asked(built.root, rel)]
-    return Report(problems, notes, summary)
 
 
 def _forms_never_asked(root: Path, rel: str) -> list[Problem]:
-    """A note for a document or skill member whose frontmatter declares forms: they are never asked."""
+    """A note for a skill member whose frontmatter declares forms: they are never asked (a member is served as written)."""
     try:
         text = files.read_text(root, rel, MAX_NOTE_READ)
     except files.Refused:
@@ -67,7 +73,7 @@ def _forms_never_asked(root: Path, rel: str) -> list[Problem]:
         return []
     if "elicitation" not in parsed.meta:
         return []
-    message = "`elicitation` here is never asked: documents and skill members are served as written; declare forms in a command or a SKILL.md"
+    message = "`elicitation` here is never asked: a skill member is served as written; declare forms in a command or a SKILL.md"
     return [Problem(path=rel, line=parsed.first_line, message=message)]
 
 

@@ -44,7 +44,22 @@ def finish(call: Call, outcome: Render | Fail, active_phase: str | None) -> str:
 
 
 def document_text(docroot: Docroot, document: Document) -> str:
-    """The text of a document or member, read now; one that vanished or cannot be served is an error, never a crash."""
+    """The text of a document or member; one that vanished or cannot be served is an error, never a crash.
+
+    A skill member (and a `.txt`, `.json` or YAML document) is read now and served as written. A `.md` or
+    `.mustache` document is served without its frontmatter block (C2): its body is the one its build parsed.
+    """
+    if document.built is None:
+        return _read(docroot, document)
+    parsed = document.built.parsed(document.path)
+    if isinstance(parsed, Parsed):
+        return parsed.body
+    if parsed.line is None:  # the file could not be read: reading it again says why (one that is gone is not found)
+        _read(docroot, document)
+    raise AuthoringError([Problem(path=document.path, line=parsed.line, message=str(parsed))])
+
+
+def _read(docroot: Docroot, document: Document) -> str:
     try:
         return docroot.read_text(document.path)
     except files.Gone:

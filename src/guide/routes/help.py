@@ -10,14 +10,14 @@ from guide.forms.values import accepted
 
 
 def overview(built: Built) -> str:
-    """Markdown listing every command and skill with its address and description, then every document."""
+    """Markdown listing every command, skill and document that applies, with its address and description (a document's file without one)."""
     lines = ["# Guide help", "", "## Commands", ""]
     lines += [f"- `{address.command_address(name)}`: {text}".rstrip(": ") for name, text in built.descriptions("command")] or ["(none)"]
     lines += ["", "## Skills", ""]
     lines += [f"- `{address.skill_address(name)}`: {text}".rstrip(": ") for name, text in built.descriptions("skill")] or ["(none)"]
     lines += ["", "## Documents", ""]
-    documents = built.snapshot.layout.documents
-    lines += [f"- `{address.document_address(path)}`: {documents[path]}" for path in sorted(documents)] or ["(none)"]
+    documents = built.documents()
+    lines += [f"- `{address.document_address(path)}`: {built.document_description(rel) or rel}" for path, rel in documents.items()] or ["(none)"]
     lines += ["", f"Describe one with `{address.help_address()}/<command>` or `?help` on its address."]
     return "\n".join(lines) + "\n"
 

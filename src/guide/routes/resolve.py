@@ -13,8 +13,10 @@ from dataclasses import dataclass
 
 from guide import address
 from guide.address import Keywords, Target
+from guide.docroot import documents
 from guide.docroot.built import Built
 from guide.docroot.entrypoints import Entrypoint
+from guide.docroot.layout import has_frontmatter
 from guide.errors import AuthoringError, NotFoundError
 from guide.forms.resolve import Request
 from guide.forms.text import clip
@@ -70,6 +72,8 @@ class Document:
 
     path: str
     missing: NotFoundError
+    built: Built | None = None
+    """For a `.md` or `.mustache` document, the build that read its frontmatter: it is served without it (C2). None: served as written."""
 
 
 @dataclass(frozen=True)
@@ -120,7 +124,7 @@ def _target(built: Built, target: Target) -> Resolved:
         skill, member = map(clip, target.path)
         return _document(built.member(*target.path), f"skill {skill} has no member {member}", lambda: suggest.member(built, *target.path))
     if target.kind == "document":
-        return _document(built.document(target.path[0]), f"no document {clip(target.path[0])}", lambda: suggest.document(built, target.path[0]))
+        return _served_document(built, target.path[0])
     if target.kind == "skill":
         entrypoint, args = _skill(built, target.path[0]), ()
     else:
@@ -140,10 +144,23 @@ def _prompt(built: Built, line: str) -> Resolved:
     return _call(built, entrypoint, keywords, (*args, *positional))
 
 
-def _document(rel: str | None, what: str, suggestion: Callable[[], str | None]) -> Document:
+def _document(rel: str | None, what: str, suggestion: Callable[[], str | None], built: Built | None = None) -> Document:
     if rel is None:
         raise _not_found(what, suggestion())
-    return Document(rel, _not_found(what, None))  # if it vanishes before it is read
+    return Document(rel, _not_found(what, None), built)  # `missing`: if it vanishes before it is read
+
+
+def _served_document(built: Built, path: str) -> Document:
+    """A document that applies (C2); one whose frontmatter has an error cannot be read, as an entrypoint cannot."""
+    rel = built.snapshot.layout.documents.get(path)
+    with_front = rel is not None and has_frontmatter(rel)
+    if with_front:
+        built.parsed(rel)  # read once, now: the one parse answers its `requires-*` and its checks, and holds the body served
+    document = _document(built.document(path), f"no document {clip(path)}", lambda: suggest.document(built, path), built if with_front else None)
+    problems = documents.checks(built, document.path)[0]
+    if problems:
+        raise AuthoringError(list(problems))
+    return document
 
 
 def _call(built: Built, entrypoint: Entrypoint, keywords: Keywords, args: tuple[str, ...], skill_file: bool = False) -> Call:

@@ -8,7 +8,7 @@ import posixpath
 
 from guide import address
 from guide.docroot.built import Built
-from guide.spelling import near_miss
+from guide.spelling import is_near_miss, near_miss
 
 
 def command(built: Built, segments: tuple[str, ...]) -> str | None:
@@ -44,12 +44,11 @@ def member(built: Built, skill_name: str, path: str) -> str | None:
 
 
 def document(built: Built, path: str) -> str | None:
-    """The document, command or skill an address without a known document probably meant."""
-    documents = built.snapshot.layout.documents
+    """The document, command or skill an address without a known document probably meant (never one that does not apply)."""
     stem, suffix = posixpath.splitext(path)
-    if suffix and stem in documents:
+    if suffix and built.document(stem) is not None:
         return address.document_address(stem)
-    found = near_miss(path, documents) or (near_miss(stem, documents) if suffix else None)
+    found = _applying_document(built, path) or (_applying_document(built, stem) if suffix else None)
     if found:
         return address.document_address(found)
     if built.find_command(tuple(path.split("/"))) is not None:
@@ -58,3 +57,8 @@ def document(built: Built, path: str) -> str | None:
         return address.skill_address(path)
     return None
 
+
+def _applying_document(built: Built, path: str) -> str | None:
+    """The applying document `path` is a near miss of; only near misses are asked whether they apply (that may read them)."""
+    candidates = [name for name in built.snapshot.layout.documents if is_near_miss(path, name)]
+    return near_miss(path, [name for name in candidates if built.document(name) is not None])

@@ -138,8 +138,10 @@ class DocrootProvider(SkillsSource, Provider):
     def _resources(self, built: Built) -> list[Resource]:
         listed = [self._resource(address.command_address(name), name, text) for name, text in built.descriptions("command")]
         listed += [self._resource(address.skill_address(name), name, text) for name, text in built.descriptions("skill")]
-        documents = built.snapshot.layout.documents
-        listed += [self._resource(address.document_address(path), path, "document", document_type(documents[path])) for path in sorted(documents)]
+        listed += [
+            self._resource(address.document_address(path), path, built.document_description(rel) or "document", document_type(rel))
+            for path, rel in built.documents().items()
+        ]
         listed += [
             self._resource(address.member_address(skill, member), f"{skill}/{member}", f"member of skill {skill}")
             for (skill, member) in sorted(built.snapshot.layout.members)
