@@ -149,10 +149,17 @@ class Built:
         """Every partial these names include, directly or through other partials."""
         return self._graph.reachable(names)
 
+    def allows(self, rel: str) -> bool:
+        """Whether a template file's `requires-*` hold under this configuration (an unreadable one applies: its problem is reported)."""
+        if not self._mentions(rel, REQUIRES):
+            return True
+        front = self.front(rel)
+        return isinstance(front, FrontmatterError) or self.config.allows(front.meta)
+
     def partial_body(self, name: str) -> str | None:
         """The body `{{>name}}` renders: the partial's, when it exists and its `requires-*` hold (C9)."""
         rel = self.partials.get(name)
-        if rel is None or not self._allows(rel):
+        if rel is None or not self.allows(rel):
             return None
         parsed = self.parsed(rel)
         return parsed.body if isinstance(parsed, Parsed) else None
@@ -175,7 +182,7 @@ class Built:
     def applies(self, kind: Kind, name: str) -> bool:
         """Whether a command or skill of that name exists under this configuration (its `requires-*` hold, C4)."""
         rel = self.snapshot.table(kind).get(name)
-        return rel is not None and self._allows(rel)
+        return rel is not None and self.allows(rel)
 
     def command(self, name: str) -> Entrypoint | None:
         """The command answering to a name or alias, if it applies to this configuration."""
@@ -312,14 +319,8 @@ class Built:
         except files.Refused as error:
             return None, f"file {error}"
 
-    def _allows(self, rel: str) -> bool:
-        if not self._mentions(rel, REQUIRES):
-            return True
-        front = self.front(rel)
-        return isinstance(front, FrontmatterError) or self.config.allows(front.meta)
-
     def _document_applies(self, rel: str) -> bool:
-        return rel not in self.snapshot.sources or self._allows(rel)  # a file without frontmatter always applies
+        return rel not in self.snapshot.sources or self.allows(rel)  # a file without frontmatter always applies
 
     def _summary(self, rel: str) -> Summary:
         """What listing a file needs of its frontmatter: from its frontmatter if read, else the store's, else read now."""

@@ -45,6 +45,8 @@ class Files(Protocol):
 
     def declared(self, rel: str, allow_source: bool) -> tuple[tuple[Form, ...], tuple[Issue, ...]]: ...
 
+    def allows(self, rel: str) -> bool: ...
+
     def partial_loop(self, names: Iterable[str]) -> list[str] | None: ...
 
     def partials_reached(self, names: Iterable[str]) -> list[str]: ...
@@ -109,7 +111,7 @@ def build(kind: Kind, name: str, path: str, files: Files) -> tuple[Entrypoint, F
             issues.append(Issue(origin=path, keys=("includes",), message=message))
         elif isinstance(partial, FrontmatterError):
             problems.append(Problem(path=rel, line=partial.line, message=str(partial)))
-        elif files.config.allows(partial.meta):
+        elif files.allows(rel):
             origins.append(rel)
             partial_forms, partial_issues = files.declared(rel, kind == "command")
             forms += partial_forms
