@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from guide import render
-from guide.render import context, template_problem
+from guide.render import context, inspect
 
 # The required modules of the spec, vendored with their licence (see tests/data/mustache-spec/README.md).
 SPEC_DIR = Path(__file__).resolve().parent / "data" / "mustache-spec"
@@ -202,6 +202,10 @@ def test_c9_no_active_phase_renders_empty_and_counts_as_falsy():
 # Syntax errors
 
 
+def _problem(body: str):
+    return inspect(body).problem
+
+
 @pytest.mark.parametrize(
     ("body", "line", "words"),
     [
@@ -213,7 +217,7 @@ def test_c9_no_active_phase_renders_empty_and_counts_as_falsy():
     ],
 )
 def test_c9_template_problem_reports_the_line_and_what_is_wrong(body, line, words):
-    found = template_problem(body)
+    found = _problem(body)
     assert found is not None
     assert found[0] == line
     assert found[1].startswith("template error: ")
@@ -222,10 +226,10 @@ def test_c9_template_problem_reports_the_line_and_what_is_wrong(body, line, word
 
 
 def test_c9_template_problem_quotes_a_standalone_tag_without_an_escaped_newline():
-    found = template_problem("title\n{{#open}}\nbody\n")
+    found = _problem("title\n{{#open}}\nbody\n")
     assert found == (2, "template error: Unclosed section `{{#open}}`: it is opened here and never closed; end it with `{{/open}}`")
 
 
 @pytest.mark.parametrize("body", ["", "plain text", "{{#a}}{{b}}{{/a}}\n{{>missing}}\n{{! comment }}", "{{=<% %>=}}<%x%>"])
 def test_c9_template_problem_is_none_for_a_valid_body(body):
-    assert template_problem(body) is None
+    assert _problem(body) is None

@@ -20,7 +20,8 @@ from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 from pydantic_core import Url
 
 from guide.errors import InputError, NotFoundError
-from guide.forms.text import clip
+from guide.protocol import HELP
+from guide.text import clip
 
 SCHEME = "guide"
 PREFIX = f"{SCHEME}://"
@@ -29,7 +30,6 @@ SKILL_SCHEME = "skill"
 SKILL_FILE = "SKILL.md"
 COMMAND_MARK = "_"
 SKILL_MARK = "$"
-HELP = "help"
 MAX_LENGTH = 16 * 1024
 """The longest address or prompt text Guide reads, in characters: far beyond any real one, and cheap to refuse."""
 PROMPT_PREFIXES = ("_", ":", ";")

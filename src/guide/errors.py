@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from guide.forms.text import one_line
+from guide.text import one_line
 
 
 @dataclass(frozen=True, kw_only=True)

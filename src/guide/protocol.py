@@ -4,6 +4,8 @@ SERVER_NAME = "guide"
 ROUTE_PROMPT = "guide"
 """The prompt that takes a command route (`_review --mode=branch`)."""
 MIME = "text/markdown"
+HELP = "help"
+"""The keyword (`?help`) and command (`guide://_help`) that ask for help: no field may be named so."""
 FORM_META = "guide/form"
 """The `_meta` key of an elicitation request that names the Guide form it asks for."""
 DEFAULT_CACHE_TTL = 5

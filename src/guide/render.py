@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 import mstache
 
 from guide.errors import GuideError
-from guide.forms.text import one_line, template_text
+from guide.text import one_line, template_text
 
 _LOCATION = re.compile(r"\s*at line (\d+) column \d+")
 PARTIAL_DEPTH = 64
@@ -95,11 +95,6 @@ def inspect(body: str) -> TemplateFacts:
         elif tag.sigil in _VALUE_SIGILS and tag.label.startswith(REFERENCE_ROOTS):
             references.setdefault(tag.label, line)
     return TemplateFacts(None, tuple(partials.items()), tuple(references.items()), tuple(counts.items()), len(body) - tag_length)
-
-
-def template_problem(body: str) -> tuple[int, str] | None:
-    """The line (within the body) and message of a Mustache syntax error, if the body has one."""
-    return inspect(body).problem
 
 
 def _engine_problem(error: mstache.TokenException) -> tuple[int, str]:

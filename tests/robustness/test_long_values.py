@@ -4,7 +4,7 @@ import pytest
 from forms.conftest import declared, form
 
 from guide.forms.resolve import Answer, Ask, Fail, Request, step
-from guide.forms.text import CLIP_LENGTH, quoted
+from guide.text import CLIP_LENGTH, quoted
 
 HUGE = "x" * 10_000_000
 LIMIT = 400

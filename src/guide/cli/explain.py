@@ -12,7 +12,7 @@ from typing import Any
 
 from guide.forms.declare import Form
 from guide.forms.resolve import Fail, Outcome, Render, Request, read_keywords, when_status
-from guide.forms.text import show
+from guide.text import show
 
 STATUSES = (
     "supplied", "defaulted", "fallback", "optional", "missing", "invalid",

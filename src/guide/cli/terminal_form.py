@@ -13,8 +13,8 @@ from rich.markup import escape
 from guide.cli.inputs import Reply
 from guide.errors import GuideError
 from guide.forms.fields import Field, choice_options, declare_field
-from guide.forms.text import show
 from guide.forms.values import Invalid, accepted, normalise_answer, normalise_text, problems
+from guide.text import show
 
 ACTIONS = {"a": "accept", "accept": "accept", "d": "decline", "decline": "decline", "c": "cancel", "cancel": "cancel"}
 

@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 from guide.docroot import entrypoints, files
 from guide.docroot.config import REQUIRES, Config
 from guide.docroot.entrypoints import Entrypoint, Findings, Kind
-from guide.docroot.frontmatter import Front, FrontmatterError, Parsed, Summary, split, summary
+from guide.docroot.frontmatter import Front, FrontmatterError, Parsed, Summary, listed, split, summary
 from guide.docroot.layout import Layout
 from guide.docroot.partials import Expansion, PartialGraph
 from guide.docroot.snapshot import Snapshot, same_files
@@ -365,7 +365,7 @@ class Built:
             if not self._mentions(rel, "aliases") or not self.applies("command", name):
                 continue
             front = self.front(rel)
-            for alias in entrypoints.listed(front.meta, "aliases") if isinstance(front, Front) else ():
+            for alias in listed(front.meta, "aliases") if isinstance(front, Front) else ():
                 if alias not in commands:
                     found.setdefault(alias, name)
         return found

@@ -14,7 +14,7 @@ from typing import Any, Literal, Protocol
 from guide import address
 from guide.docroot import references
 from guide.docroot.config import Config
-from guide.docroot.frontmatter import Front, FrontmatterError, Parsed, locate
+from guide.docroot.frontmatter import Front, FrontmatterError, Parsed, listed, locate
 from guide.docroot.keys import key_issues
 from guide.errors import Issue, Problem
 from guide.forms.combine import combine
@@ -85,12 +85,6 @@ class Findings:
     includes: tuple[str, ...] = ()
     origins: tuple[str, ...] = ()
     """The files whose issues may be reported: the entrypoint and its applying partials."""
-
-
-def listed(meta: Mapping[str, Any], key: str) -> tuple[str, ...]:
-    """The strings of a list-valued frontmatter key (nothing when it is not a list)."""
-    value = meta.get(key)
-    return tuple(item for item in value if isinstance(item, str)) if isinstance(value, list) else ()
 
 
 def build(kind: Kind, name: str, path: str, files: Files) -> tuple[Entrypoint, Findings]:

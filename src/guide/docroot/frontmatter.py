@@ -133,6 +133,12 @@ class FrontmatterError(ValueError):
         return hash((str(self), self.line))
 
 
+def listed(meta: Mapping[str, Any], key: str) -> tuple[str, ...]:
+    """The strings of a list-valued frontmatter key such as `aliases`, `args` or `includes` (nothing when it is not a list)."""
+    value = meta.get(key)
+    return tuple(item for item in value if isinstance(item, str)) if isinstance(value, list) else ()
+
+
 def split(text: str) -> Parsed:
     """Read the frontmatter between `---` lines (if any) and return it with the body."""
     if not text.startswith(_FENCE) or text[3:4] not in ("\n", "\r", ""):

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from guide.address import prompt_name
+from guide.address import SKILL_FILE, prompt_name
 from guide.docroot import files
 from guide.docroot.config import CONFIG_NAME
 from guide.errors import Problem
@@ -15,7 +15,6 @@ from guide.protocol import MIME, ROUTE_PROMPT
 TEMPLATE_SUFFIXES = (".md", ".mustache")
 DOCUMENT_TYPES = {".md": MIME, ".mustache": MIME, ".txt": "text/plain", ".json": "application/json", ".yaml": "application/yaml", ".yml": "application/yaml"}
 """The files served as documents, by suffix, with the MIME type each is served as (C2)."""
-SKILL_FILE = "SKILL.md"
 _SKILL_NAME = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 
 

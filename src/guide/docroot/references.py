@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from guide.docroot.frontmatter import Front, Parsed
+from guide.docroot.frontmatter import Front, Parsed, listed
 from guide.errors import Problem
 from guide.forms.declare import declared_names
 from guide.render import DEFAULTED_ROOT, FIELD_ROOT
@@ -55,8 +55,7 @@ def _declared(metas: Iterable[Mapping[str, Any]]) -> Declared:
         elicitation = meta.get("elicitation")
         fields |= declared_names(elicitation)
         forms |= {str(form) for form in elicitation} if isinstance(elicitation, Mapping) else set()
-        args = meta.get("args")
-        fields |= {arg for arg in args if isinstance(arg, str)} if isinstance(args, list) else set()
+        fields |= set(listed(meta, "args"))
     return Declared(frozenset(fields), frozenset(forms))
 
 

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from guide.address import HELP
 from guide.errors import Issue
 from guide.forms.fields import MISSING, Field, declare_field
 from guide.forms.secrets import secret_term
 from guide.forms.values import Invalid, normalise_answer, problems
+from guide.protocol import HELP
 from guide.spelling import boolean_key_hint, near_miss
 
 FORM_KEYS = frozenset({"message", "schema", "when", "fallback", "title", "description"})

@@ -15,8 +15,8 @@ from guide.errors import GuideError, InputError, MissingInputError, StateError
 from guide.forms.declare import Form
 from guide.forms.fields import MISSING, Field
 from guide.forms.keywords import KEYWORDS
-from guide.forms.text import show
 from guide.forms.values import accepted
+from guide.text import show
 
 Reason = Literal["missing", "declined", "cancelled", "invalid", "unknown-keyword", "state", "unanswered"]
 

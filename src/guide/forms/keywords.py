@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 import re2
 
-from guide.forms.text import clip, quoted, show
+from guide.text import clip, quoted, show
 
 _REGEX_OPTIONS = re2.Options()
 _REGEX_OPTIONS.log_errors = False

@@ -10,8 +10,8 @@ from typing import Any
 
 from guide.errors import StateError
 from guide.forms.resolve import Answer, Outcome, Progress, Request, failed, step
-from guide.forms.text import clip
 from guide.forms.values import Invalid, normalise_answer, problems
+from guide.text import clip
 
 VERSION = 1
 RESTART = "start again without the continuation state"

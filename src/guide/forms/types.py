@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from guide.forms.text import quoted
+from guide.text import quoted
 
 COMMON_KEYS = frozenset({"type", "title", "description", "default"})
 MAX_DIGITS = 4000

@@ -10,8 +10,8 @@ from typing import Any
 
 from guide.forms.fields import Field
 from guide.forms.keywords import KEYWORDS
-from guide.forms.text import clip, show
 from guide.forms.types import Invalid, is_unresolved
+from guide.text import clip, show
 
 __all__ = ["Invalid", "accepted", "is_unresolved", "normalise_answer", "normalise_text", "problems", "same_value", "text_length"]
 

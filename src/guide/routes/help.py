@@ -5,8 +5,8 @@ from guide.docroot.built import Built
 from guide.docroot.entrypoints import Entrypoint
 from guide.forms.declare import Form
 from guide.forms.fields import Field, choice_options
-from guide.forms.text import show
 from guide.forms.values import accepted
+from guide.text import show
 
 
 def overview(built: Built) -> str:

@@ -19,9 +19,9 @@ from guide.docroot.entrypoints import Entrypoint
 from guide.docroot.layout import has_frontmatter
 from guide.errors import AuthoringError, NotFoundError
 from guide.forms.resolve import Request
-from guide.forms.text import clip
 from guide.routes import help as help_text
 from guide.routes import suggest
+from guide.text import clip
 
 HELP_HINT = f"{address.help_address()} lists the commands, skills and documents"
 

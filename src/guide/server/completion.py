@@ -20,10 +20,10 @@ from guide.docroot.folder import Docroot
 from guide.errors import GuideError
 from guide.forms.fields import Field
 from guide.forms.resolve import offered_choices
-from guide.forms.text import show
 from guide.protocol import ROUTE_PROMPT
 from guide.server import work
 from guide.server.errors import one_line
+from guide.text import show
 
 log = logging.getLogger("guide")
 MAX_VALUES = 100

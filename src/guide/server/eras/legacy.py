@@ -16,8 +16,8 @@ from pydantic import ValidationError
 
 from guide.forms.failure import Reason
 from guide.forms.resolve import Answer, Ask, Outcome, Request, step, unanswered
-from guide.forms.text import clip
 from guide.server.eras.questions import elicit_request
+from guide.text import clip
 
 log = logging.getLogger("guide")
 TIMEOUT_FLAG = "--answer-timeout"

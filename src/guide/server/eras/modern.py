@@ -12,8 +12,8 @@ from mcp_types import InputRequiredResult
 
 from guide.forms import state
 from guide.forms.resolve import Answer, Ask, Fail, Outcome, Request, failed
-from guide.forms.text import clip
 from guide.server.eras.questions import elicit_request
+from guide.text import clip
 
 
 def continues(ctx: Context) -> bool:
