@@ -83,7 +83,7 @@ def create_server(
     most `answer_timeout` seconds for each answer (None: without limit).
     """
     root = Docroot(docroot, project, max_file_size=max_file_size)
-    service = Service(root, answer_timeout)
+    service = Service(root, answer_timeout=answer_timeout)
     changes = ListChanges(root)
     quiet_caller_errors()
     readiness = Readiness(root)

@@ -7,26 +7,15 @@ becomes the JSON-RPC error's `data`, or the structured content of the
 
 import logging
 import traceback
-from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
-from fastmcp import Context
 from fastmcp.exceptions import ToolError
 from fastmcp.tools import ToolResult
 from mcp import MCPError
-from mcp_types import (
-    INTERNAL_ERROR,
-    INVALID_PARAMS,
-    MISSING_REQUIRED_CLIENT_CAPABILITY,
-    ClientCapabilities,
-    ElicitationCapability,
-    FormElicitationCapability,
-    MissingRequiredClientCapabilityErrorData,
-    TextContent,
-)
+from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, TextContent
 
-from guide.errors import AuthoringError, GuideError, MissingInputError
-from guide.server.eras import is_modern
+from guide.errors import AuthoringError, GuideError
 
 T = TypeVar("T")
 log = logging.getLogger("guide")
@@ -64,25 +53,12 @@ def quiet_caller_errors() -> None:
         server_log.addFilter(QuietCallerErrors())
 
 
-def missing_capability(message: str, data: Mapping[str, Any] | None = None) -> MCPError:
-    """The 2026-07-28 error for a client that must answer forms but did not declare form elicitation.
-
-    Its `data` holds the required capabilities (`requiredCapabilities`, as the
-    protocol defines) beside Guide's own failure data (docs/errors.md), in one object.
-    """
-    required = ClientCapabilities(elicitation=ElicitationCapability(form=FormElicitationCapability()))
-    capabilities = MissingRequiredClientCapabilityErrorData(required_capabilities=required)
-    merged = {**(data or {}), **capabilities.model_dump(by_alias=True, mode="json", exclude_none=True)}
-    return MCPError(code=MISSING_REQUIRED_CLIENT_CAPABILITY, message=message, data=merged)
-
-
-def to_mcp(error: GuideError, *, modern: bool) -> MCPError:
+def to_mcp(error: GuideError) -> MCPError:
     """The JSON-RPC error a client sees for a Guide error: authoring mistakes are the server's, the rest the caller's.
 
-    A failed interaction carries its structured `data` (docs/errors.md).
+    A failed interaction carries its structured `data` (docs/errors.md). An era
+    may say an error its own way (see `guide.server.eras`).
     """
-    if modern and isinstance(error, MissingInputError):
-        return missing_capability(str(error), error.data)
     code = INTERNAL_ERROR if isinstance(error, AuthoringError) else INVALID_PARAMS
     return MCPError(code=code, message=str(error), data=dict(error.data) if error.data is not None else None)
 
@@ -94,15 +70,15 @@ def tool_error(error: GuideError) -> ToolError | ToolResult:
     return ToolResult(content=[TextContent(type="text", text=str(error))], structured_content=dict(error.data), is_error=True)
 
 
-async def guarded(ctx: Context, work: Callable[[], Awaitable[T]], *, tool: bool = False) -> T:
-    """Run a request's work and translate whatever it raises, once: an MCP error, or an error result for a tool.
+async def guarded(work: Callable[[], Awaitable[T]], translate: Callable[[GuideError], MCPError], *, tool: bool = False) -> T:
+    """Run a request's work and translate whatever it raises, once: an MCP error (`translate`), or an error result for a tool.
 
     An unexpected exception is logged with its traceback; the client only learns that Guide failed.
     """
     try:
         return await work()
     except GuideError as error:
-        translated = tool_error(error) if tool else to_mcp(error, modern=is_modern(ctx))
+        translated = tool_error(error) if tool else translate(error)
         if isinstance(translated, ToolResult):
             log.info("the read_resource tool failed: %s", error)  # returned, not raised: FastMCP does not log it
             return translated  # type: ignore[return-value]

@@ -9,11 +9,10 @@ resolved (`guide.server.work`); nothing is done twice.
 """
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from fastmcp import Context
-from mcp_types import InputRequiredResult
 
 from guide.docroot.built import MISSING
 from guide.docroot.folder import Docroot
@@ -22,7 +21,7 @@ from guide.forms.resolve import Ask
 from guide.routes.finish import document_text, finish, finished
 from guide.routes.resolve import Call, Document, Read, Resolved, resolve
 from guide.server import work
-from guide.server.eras import can_elicit, for_request
+from guide.server.eras import Eras, Pending, can_elicit
 from guide.server.errors import guarded
 
 ANSWER_TIMEOUT = 600.0
@@ -44,9 +43,10 @@ class _Refused:
 
 @dataclass(frozen=True)
 class Service:
-    """What every route needs to serve a read: the docroot, and how long to wait for an answer."""
+    """What every route needs to serve a read: the docroot, the protocol eras, and how long to wait for an answer."""
 
     docroot: Docroot
+    eras: Eras = field(default_factory=Eras)
     answer_timeout: float | None = ANSWER_TIMEOUT
 
     async def read(self, ctx: Context, read: Read, *, tool: bool = False, rendered: Callable[[str], Any] = str) -> Any:
@@ -54,7 +54,7 @@ class Service:
 
         `rendered` wraps the text of a rendered entrypoint (a resource read marks it as never to be cached).
         """
-        return await guarded(ctx, lambda: self._serve(ctx, read, rendered), tool=tool)
+        return await guarded(lambda: self._serve(ctx, read, rendered), self.eras.for_request(ctx).error, tool=tool)
 
     async def _serve(self, ctx: Context, read: Read, rendered: Callable[[str], Any]) -> Any:
         found = self._recall(read)
@@ -69,7 +69,7 @@ class Service:
         return await self._call(ctx, read, found, rendered)
 
     async def _call(self, ctx: Context, read: Read, call: Call, rendered: Callable[[str], Any]) -> Any:
-        era, reach = for_request(ctx), can_elicit(ctx)
+        era, reach = self.eras.for_request(ctx), can_elicit(ctx)
         known, phase = self.docroot.peek_phase(call.built)
         if not known:
             phase = await work.off_loop(self.docroot.active_phase, call.built)
@@ -82,8 +82,8 @@ class Service:
         if isinstance(outcome, Ask):
             fresh = None  # what the client answers decides the text
             outcome = await era.drive(ctx, request, outcome, answer_timeout=self.answer_timeout)
-            if isinstance(outcome, InputRequiredResult):
-                return outcome
+            if isinstance(outcome, Pending):
+                return outcome.reply
         text = finished(call, outcome, phase)
         if text is MISSING:
             text = await work.off_loop(finish, call, outcome, phase)

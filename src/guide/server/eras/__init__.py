@@ -1,33 +1,56 @@
-"""The protocol eras: each drives a request to its outcome with the client's help (C7 steps 6-8).
+"""The protocol eras: each drives a request to its outcome with the client's help (C7 steps 6-8), says its
+clients' errors its own way, and tells its clients when the listings change.
 
-An era is a module with `opening(ctx)`, the pure first step of a request (run
-off the event loop), and `drive(ctx, request, asked, answer_timeout=...)`, which
-takes a request whose first step asks for input to its end or to the result that
-asks; `for_request` picks the one a request speaks. A new era is a new module
-here and one line in `for_request`.
+An era is an object with the one interface `Era`. `Eras` holds one of each for a
+server and gives the one a request speaks (`for_request`); nothing outside this
+folder asks which era a request is in. A new era is a new module here and one
+entry in `KINDS`.
 """
 
-from types import ModuleType
+from fastmcp import Context, FastMCP
 
-from fastmcp import Context
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from guide.server.eras.base import Driven, Era, Pending
+from guide.server.eras.legacy import Legacy
+from guide.server.eras.modern import Modern
 
-from guide.server.eras import legacy, modern
+KINDS: tuple[type[Era], ...] = (Modern, Legacy)
+"""Every era, in the order they are asked whether they speak a request (the last speaks any)."""
 
 
-def is_modern(ctx: Context) -> bool:
-    """Whether this request speaks MCP 2026-07-28 (else a legacy, handshake-era protocol)."""
-    context = ctx.request_context
-    return context is not None and context.protocol_version in MODERN_PROTOCOL_VERSIONS
+class Eras:
+    """One of each era for one server."""
+
+    def __init__(self) -> None:
+        self.all: tuple[Era, ...] = tuple(kind() for kind in KINDS)
+
+    def for_request(self, ctx: Context) -> Era:
+        """The era this request speaks."""
+        return next(era for era in self.all if era.speaks(ctx))
+
+    def long_lived(self) -> frozenset[str]:
+        """Methods whose requests stay open in any era."""
+        return frozenset(method for era in self.all for method in era.long_lived)
+
+    def install(self, server: FastMCP) -> None:
+        """Add what every era needs to tell its clients about changes."""
+        for era in self.all:
+            era.install(server)
+
+    async def announce(self) -> int:
+        """Tell every connected client, in its era, that the listings changed; how many sessions were told."""
+        return sum([await era.announce() for era in self.all])
+
+    def close(self) -> None:
+        """Let every era's clients go."""
+        for era in self.all:
+            era.close()
 
 
 def can_elicit(ctx: Context) -> bool:
-    """Whether the client declared form elicitation for this request (a bare `elicitation: {}` means form)."""
+    """Whether the client declared form elicitation for this request (a bare `elicitation: {}` means form), in any era."""
     capabilities = ctx.session.client_capabilities
     elicitation = capabilities.elicitation if capabilities is not None else None
     return elicitation is not None and (elicitation.form is not None or elicitation.url is None)
 
 
-def for_request(ctx: Context) -> ModuleType:
-    """The era module that drives this request."""
-    return modern if is_modern(ctx) else legacy
+__all__ = ["Driven", "Era", "Eras", "Pending", "can_elicit"]

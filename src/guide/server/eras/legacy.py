@@ -14,37 +14,51 @@ from mcp.shared.message import ServerMessageMetadata
 from mcp_types import REQUEST_TIMEOUT, ElicitRequest, ElicitResult
 from pydantic import ValidationError
 
+from guide.errors import GuideError
 from guide.forms.failure import Reason
 from guide.forms.resolve import Answer, Ask, Outcome, Request, step, unanswered
+from guide.server.eras.base import Driven
 from guide.server.eras.questions import elicit_request
+from guide.server.errors import to_mcp
 from guide.text import clip
 
 log = logging.getLogger("guide")
 TIMEOUT_FLAG = "--answer-timeout"
 
 
-def continues(ctx: Context) -> bool:
-    """Whether the request continues an interaction (never: a legacy interaction is one request)."""
-    return False
+class Legacy:
+    """The handshake era: one request holds the whole interaction, asking in turn."""
 
+    long_lived = ()
 
-def opening(ctx: Context) -> Callable[[Request], Outcome]:
-    """The first step of a request: nothing has been answered yet (a pure function, safe in any thread)."""
-    return step
+    def speaks(self, ctx: Context) -> bool:
+        """Any request another era does not speak is a legacy one."""
+        return True
 
+    def continues(self, ctx: Context) -> bool:
+        """Whether the request continues an interaction (never: a legacy interaction is one request)."""
+        return False
 
-async def drive(ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None = None) -> Outcome:
-    """Resolve an asking request to `Render` or `Fail`, asking the client one form at a time in this request.
+    def opening(self, ctx: Context) -> Callable[[Request], Outcome]:
+        """The first step of a request: nothing has been answered yet (a pure function, safe in any thread)."""
+        return step
 
-    Each form waits at most `answer_timeout` seconds: a client that never answers
-    (or whose answer the SDK dropped as unreadable) ends the read with a clear error.
-    """
-    outcome: Outcome = asked
-    while isinstance(outcome, Ask):
-        question = outcome.questions[0]
-        result = await _ask(ctx, request, question.form, elicit_request(question), answer_timeout)
-        outcome = step(request, outcome.progress, {question.form: Answer(result.action, result.content)})
-    return outcome
+    async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None) -> Driven:
+        """Resolve an asking request to `Render` or `Fail`, asking the client one form at a time in this request.
+
+        Each form waits at most `answer_timeout` seconds: a client that never answers
+        (or whose answer the SDK dropped as unreadable) ends the read with a clear error.
+        """
+        outcome: Outcome = asked
+        while isinstance(outcome, Ask):
+            question = outcome.questions[0]
+            result = await _ask(ctx, request, question.form, elicit_request(question), answer_timeout)
+            outcome = step(request, outcome.progress, {question.form: Answer(result.action, result.content)})
+        return outcome
+
+    def error(self, error: GuideError) -> MCPError:
+        """A Guide error as every era says it."""
+        return to_mcp(error)
 
 
 async def _ask(ctx: Context, request: Request, form: str, elicit: ElicitRequest, answer_timeout: float | None) -> ElicitResult:

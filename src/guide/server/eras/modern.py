@@ -8,31 +8,69 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from fastmcp import Context
-from mcp_types import InputRequiredResult
+from mcp import MCPError
+from mcp_types import (
+    MISSING_REQUIRED_CLIENT_CAPABILITY,
+    ClientCapabilities,
+    ElicitationCapability,
+    FormElicitationCapability,
+    InputRequiredResult,
+    MissingRequiredClientCapabilityErrorData,
+)
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from guide.errors import GuideError, MissingInputError
 from guide.forms import state
 from guide.forms.resolve import Answer, Ask, Fail, Outcome, Request, failed
+from guide.server.eras.base import Driven, Pending
 from guide.server.eras.questions import elicit_request
+from guide.server.errors import to_mcp
 from guide.text import clip
 
 
-def continues(ctx: Context) -> bool:
-    """Whether the request is the retry of an earlier round (it carries state or answers)."""
-    return ctx.request_state is not None or bool(ctx.input_responses)
+class Modern:
+    """MCP 2026-07-28: each round is a request of its own; the state between rounds travels sealed with the client."""
+
+    long_lived = ("subscriptions/listen",)
+
+    def speaks(self, ctx: Context) -> bool:
+        """Whether this request speaks MCP 2026-07-28 (the version it was made with)."""
+        context = ctx.request_context
+        return context is not None and context.protocol_version in MODERN_PROTOCOL_VERSIONS
+
+    def continues(self, ctx: Context) -> bool:
+        """Whether the request is the retry of an earlier round (it carries state or answers)."""
+        return ctx.request_state is not None or bool(ctx.input_responses)
+
+    def opening(self, ctx: Context) -> Callable[[Request], Outcome]:
+        """This round's step: resumed from the state and answers the retry carries (a pure function, safe in any thread)."""
+        text, responses = ctx.request_state, ctx.input_responses
+        return lambda request: _resume(request, text, responses)
+
+    async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None) -> Driven:
+        """The forms to ask, with the state to carry to the retry (nothing is awaited here, so there is no wait to bound)."""
+        return Pending(
+            InputRequiredResult(
+                input_requests={question.form: elicit_request(question) for question in asked.questions},
+                request_state=state.encode(request, asked.progress),
+            )
+        )
+
+    def error(self, error: GuideError) -> MCPError:
+        """A Guide error for a 2026-07-28 client: input only a form could give is a missing capability (C7.6)."""
+        return missing_capability(str(error), error.data) if isinstance(error, MissingInputError) else to_mcp(error)
 
 
-def opening(ctx: Context) -> Callable[[Request], Outcome]:
-    """This round's step: resumed from the state and answers the retry carries (a pure function, safe in any thread)."""
-    text, responses = ctx.request_state, ctx.input_responses
-    return lambda request: _resume(request, text, responses)
+def missing_capability(message: str, data: Mapping[str, Any] | None = None) -> MCPError:
+    """The 2026-07-28 error for a client that must answer forms but did not declare form elicitation.
 
-
-async def drive(ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None = None) -> InputRequiredResult:
-    """The forms to ask, with the state to carry to the retry (nothing is awaited here, so there is no wait to bound)."""
-    return InputRequiredResult(
-        input_requests={question.form: elicit_request(question) for question in asked.questions},
-        request_state=state.encode(request, asked.progress),
-    )
+    Its `data` holds the required capabilities (`requiredCapabilities`, as the
+    protocol defines) beside Guide's own failure data (docs/errors.md), in one object.
+    """
+    required = ClientCapabilities(elicitation=ElicitationCapability(form=FormElicitationCapability()))
+    capabilities = MissingRequiredClientCapabilityErrorData(required_capabilities=required)
+    merged = {**(data or {}), **capabilities.model_dump(by_alias=True, mode="json", exclude_none=True)}
+    return MCPError(code=MISSING_REQUIRED_CLIENT_CAPABILITY, message=message, data=merged)
 
 
 def _resume(request: Request, text: str | None, responses: Mapping[str, Any] | None) -> Outcome:

@@ -1,0 +1,53 @@
+"""What every protocol era offers the server: the `Era` interface, and `Pending`, a round that waits for the client."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from fastmcp import Context, FastMCP
+from mcp import MCPError
+
+from guide.errors import GuideError
+from guide.forms.resolve import Ask, Fail, Outcome, Render, Request
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A round that ends by asking the client: `reply` is the era's own answer to the request (2026-07-28's `input_required`)."""
+
+    reply: Any
+
+
+Driven = Render | Fail | Pending
+"""Where driving a request ends: it renders, it fails, or it waits for the client's next round."""
+
+
+class Era(Protocol):
+    """One protocol era, as the server sees it."""
+
+    long_lived: tuple[str, ...]
+    """Methods whose requests stay open while the client is connected (they never count as work in hand)."""
+
+    def speaks(self, ctx: Context) -> bool:
+        """Whether a request is in this era."""
+
+    def continues(self, ctx: Context) -> bool:
+        """Whether the request carries an interaction's earlier rounds (then its answer depends on them)."""
+
+    def opening(self, ctx: Context) -> Callable[[Request], Outcome]:
+        """The request's first step, a pure function of the core's request (safe in any thread)."""
+
+    async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None) -> Driven:
+        """Take a request whose first step asks to its end, or to the reply that asks the client."""
+
+    def error(self, error: GuideError) -> MCPError:
+        """The JSON-RPC error this era's clients get for a Guide error."""
+
+    def install(self, server: FastMCP) -> None:
+        """Add what telling this era's clients about changes needs to `server` (a middleware, a request handler)."""
+
+    async def announce(self) -> int:
+        """Tell this era's connected clients that the listings changed; how many were told."""
+
+    def close(self) -> None:
+        """Let this era's connected clients go (the server stops)."""
