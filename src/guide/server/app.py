@@ -20,9 +20,9 @@ from guide.routes.resolve import AddressRead
 from guide.server import work
 from guide.server.auth import verifier
 from guide.server.completion import completer
-from guide.server.errors import quiet_caller_errors
 from guide.server.health import Readiness
 from guide.server.live import ListChanges
+from guide.server.logs import quiet_caller_errors
 from guide.server.provider import DocrootProvider
 from guide.server.report import FirstAnswer, report_start
 from guide.server.service import ANSWER_TIMEOUT, Service

@@ -16,41 +16,11 @@ from mcp import MCPError
 from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, TextContent
 
 from guide.errors import AuthoringError, GuideError
+from guide.server.logs import LOGGED
 
 T = TypeVar("T")
 log = logging.getLogger("guide")
 UNEXPECTED = "Guide failed unexpectedly; the server log has the details"
-LOGGED = "guide_logged"
-"""Marks an error Guide has already logged, so FastMCP's log of it is dropped."""
-
-
-class QuietCallerErrors(logging.Filter):
-    """One line per failed request in FastMCP's log: a caller's mistake at INFO, nothing twice, no traceback.
-
-    Failures Guide itself logged (authoring errors, unexpected errors) are not
-    logged again; a caller's mistake (bad input, a decline, an unknown address)
-    becomes one INFO line instead of an ERROR with a traceback.
-    """
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        """Drop or shorten records about failed requests; keep everything else as it is."""
-        error = record.exc_info[1] if record.exc_info else None
-        if not isinstance(error, (MCPError, ToolError)):
-            return True
-        if getattr(error, LOGGED, False):
-            return False
-        message = error.error.message if isinstance(error, MCPError) else str(error)
-        record.msg, record.args = f"{record.getMessage()}: {message}", None
-        record.levelno, record.levelname = logging.INFO, "INFO"
-        record.exc_info = record.exc_text = None
-        return logging.getLogger(record.name).isEnabledFor(logging.INFO)
-
-
-def quiet_caller_errors() -> None:
-    """Install `QuietCallerErrors` on FastMCP's server logger (once per process)."""
-    server_log = logging.getLogger("fastmcp.server.server")
-    if not any(isinstance(existing, QuietCallerErrors) for existing in server_log.filters):
-        server_log.addFilter(QuietCallerErrors())
 
 
 def to_mcp(error: GuideError) -> MCPError:

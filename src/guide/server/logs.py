@@ -1,0 +1,63 @@
+"""Where a server's log goes, in one format for every line: Guide's, FastMCP's and uvicorn's.
+
+Standard error only (standard output belongs to the stdio transport), one
+plain line per record, never wrapped: `TIME LEVEL LOGGER: message`. A failed
+request is logged once: Guide logs its own failures (authoring errors,
+unexpected errors), and a caller's mistake becomes one INFO line instead of
+FastMCP's ERROR with a traceback (`QuietCallerErrors`). This is set up once, as
+a server starts, never from a request.
+"""
+
+import logging
+import sys
+
+from fastmcp.exceptions import ToolError
+from mcp import MCPError
+
+FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+LOGGERS = ("guide", "fastmcp", "mcp", "uvicorn", "uvicorn.error", "uvicorn.access")
+"""The loggers a server writes to: Guide's own, FastMCP's, the MCP SDK's and uvicorn's (HTTP only)."""
+LOGGED = "guide_logged"
+"""Marks an error Guide has already logged, so FastMCP's log of it is dropped."""
+
+
+class QuietCallerErrors(logging.Filter):
+    """One line per failed request in FastMCP's log: a caller's mistake at INFO, nothing twice, no traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Drop or shorten records about failed requests; keep everything else as it is."""
+        error = record.exc_info[1] if record.exc_info else None
+        if not isinstance(error, (MCPError, ToolError)):
+            return True
+        if getattr(error, LOGGED, False):
+            return False
+        message = error.error.message if isinstance(error, MCPError) else str(error)
+        record.msg, record.args = f"{record.getMessage()}: {message}", None
+        record.levelno, record.levelname = logging.INFO, "INFO"
+        record.exc_info = record.exc_text = None
+        return logging.getLogger(record.name).isEnabledFor(logging.INFO)
+
+
+def quiet_caller_errors() -> None:
+    """Install `QuietCallerErrors` on FastMCP's server logger (once per process)."""
+    server_log = logging.getLogger("fastmcp.server.server")
+    if not any(isinstance(existing, QuietCallerErrors) for existing in server_log.filters):
+        server_log.addFilter(QuietCallerErrors())
+
+
+def configure(level: str) -> None:
+    """Send every server logger to standard error at `level`, one plain line per record in one format."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter(FORMAT))
+    for name in LOGGERS:
+        logger = logging.getLogger(name)
+        for existing in logger.handlers[:]:
+            logger.removeHandler(existing)
+        logger.propagate = False
+        if "." not in name:  # a child logger writes through its parent's handler
+            logger.addHandler(handler)
+            # The MCP SDK says at INFO what FastMCP says again: only its warnings are worth a line.
+            logger.setLevel(level if name != "mcp" or level == "DEBUG" else max(logging.getLevelName(level), logging.WARNING))
+    for name in ("uvicorn.error", "uvicorn.access"):
+        logging.getLogger(name).propagate = True
+    quiet_caller_errors()
