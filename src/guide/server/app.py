@@ -96,7 +96,7 @@ def create_server(
         if not watch:
             await check_when_calm(server)
             return
-        seen = await work.off_loop(root.current)  # what clients may have been shown so far
+        seen = await changes.shown()  # what clients may have been shown so far
         async with watching(root, changes.edited):
             root.invalidate()  # an edit made before the watch began is still served, and announced
             changes.edited()

@@ -25,7 +25,7 @@ from mcp_types import (
     TextContent,
 )
 
-from guide.errors import AuthoringError, GuideError, MissingInputError
+from guide.errors import AuthoringError, GuideError, MissingInputError, UnavailableError
 from guide.server.eras import is_modern
 
 T = TypeVar("T")
@@ -77,13 +77,13 @@ def missing_capability(message: str, data: Mapping[str, Any] | None = None) -> M
 
 
 def to_mcp(error: GuideError, *, modern: bool) -> MCPError:
-    """The JSON-RPC error a client sees for a Guide error: authoring mistakes are the server's, the rest the caller's.
+    """The JSON-RPC error a client sees for a Guide error: authoring mistakes and a gone docroot are the server's, the rest the caller's.
 
     A failed interaction carries its structured `data` (docs/errors.md).
     """
     if modern and isinstance(error, MissingInputError):
         return missing_capability(str(error), error.data)
-    code = INTERNAL_ERROR if isinstance(error, AuthoringError) else INVALID_PARAMS
+    code = INTERNAL_ERROR if isinstance(error, (AuthoringError, UnavailableError)) else INVALID_PARAMS
     return MCPError(code=code, message=str(error), data=dict(error.data) if error.data is not None else None)
 
 

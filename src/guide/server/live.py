@@ -18,7 +18,7 @@ from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, Pro
 from mcp_types import SubscriptionsListenRequestParams
 
 from guide.docroot.built import Built, same_listings
-from guide.docroot.folder import Docroot
+from guide.docroot.folder import Docroot, DocrootGone
 from guide.server import work
 
 QUIET = 0.3
@@ -70,14 +70,26 @@ class ListChanges:
         """Note that files changed; the announcement follows once the edits settle."""
         self._edited.set()
 
+    async def shown(self) -> Built | None:
+        """The build whose listings clients may have seen so far: the current one (None while the docroot folder is gone)."""
+        try:
+            return await work.off_loop(self.docroot.current)
+        except DocrootGone:
+            return None
+
     async def run(self, seen: Built | None = None) -> None:
-        """Announce changes until cancelled; `seen` is the build whose listings clients saw so far."""
-        self._announced = seen if seen is not None else await work.off_loop(self.docroot.current)
+        """Announce changes until cancelled; `seen` is the build whose listings clients saw so far (None: nothing listed)."""
+        self._announced = seen
         while True:
             await self._edited.wait()
             await self._settle()
-            current = await work.off_loop(self.docroot.current)
-            unchanged = await work.off_loop(same_listings, self._announced, current)
+            current = await self.shown()
+            if current is None:  # listings are empty until a folder is back: that is a change too
+                if self._announced is not None:
+                    await self.announce()
+                self._announced = None
+                continue
+            unchanged = self._announced is not None and await work.off_loop(same_listings, self._announced, current)
             await work.off_loop(lambda: self.docroot.keep_parses(if_loaded=True))
             if unchanged:
                 log.debug("edits settled; the listings are unchanged")
