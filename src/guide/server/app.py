@@ -16,6 +16,7 @@ from guide import __version__
 from guide.docroot.folder import MAX_FILE_SIZE, Docroot
 from guide.errors import GuideError
 from guide.protocol import DEFAULT_CACHE_TTL, SERVER_NAME
+from guide.render import MAX_OUTPUT
 from guide.routes.resolve import AddressRead
 from guide.server import work
 from guide.server.auth import verifier
@@ -75,16 +76,18 @@ def create_server(
     cache_ttl: int = DEFAULT_CACHE_TTL,
     max_file_size: int = MAX_FILE_SIZE,
     answer_timeout: float | None = ANSWER_TIMEOUT,
+    max_output: int = MAX_OUTPUT,
 ) -> FastMCP:
     """A FastMCP server serving `docroot`; it re-reads files as they change while `watch` is on.
 
     `cache_ttl` (seconds, 0 for none) is the caching hint of listings and of
     content that never asks; an entrypoint read is never cached (C7). Files
     larger than `max_file_size` bytes are not served; a legacy read waits at
-    most `answer_timeout` seconds for each answer (None: without limit).
+    most `answer_timeout` seconds for each answer (None: without limit); a render
+    stops at `max_output` characters.
     """
     root = Docroot(docroot, project, max_file_size=max_file_size)
-    service = Service(root, answer_timeout)
+    service = Service(root, answer_timeout, max_output)
     changes = ListChanges(root)
     quiet_caller_errors()
     readiness = Readiness(root)
