@@ -205,11 +205,12 @@ async def reader(url: str, era: str, stop: asyncio.Event, tally: Counter, failur
                 failures.append(f"listing: {error}")
 
 
-def storm(root: Path, writes: int, seconds: float) -> float:
-    """Write `writes` files in `seconds`, paced in steps of 10 ms; return how long it took."""
+def storm(root: Path, writes: int, seconds: float) -> dict:
+    """Write `writes` files in `seconds`, paced in steps of 10 ms; say how long it took and the longest pause between two writes."""
     (root / "notes").mkdir(exist_ok=True)
     (root / "_commands" / "storm").mkdir(exist_ok=True)
-    began = time.monotonic()
+    began = last = time.monotonic()
+    longest = 0.0
     per_step = max(1, round(writes * 0.01 / seconds))
     for index in range(writes):
         if index % 10 == 0:
@@ -217,9 +218,11 @@ def storm(root: Path, writes: int, seconds: float) -> float:
         else:
             path, text = root / "notes" / f"n{index % 500:03}.md", f"note {index}\n"
         path.write_text(text, encoding="utf-8")
+        now = time.monotonic()
+        longest, last = max(longest, now - last), now
         if index % per_step == per_step - 1:
             time.sleep(max(0.0, began + (index + 1) * seconds / writes - time.monotonic()))
-    return time.monotonic() - began
+    return {"seconds": round(time.monotonic() - began, 2), "longest_pause_s": round(longest, 3)}
 
 
 # ---------------------------------------------------------------- the run
@@ -286,7 +289,7 @@ async def _measured(load: Load, url: str, port: int, root: Path, server, lag_fil
     sampling, samples = asyncio.Event(), []
     sampler = asyncio.create_task(_sample(server.pid, sampling, samples))
     wrote = await asyncio.to_thread(storm, root, load.writes, load.seconds)
-    log(f"stress: the storm took {wrote:.1f} s")
+    log(f"stress: the storm took {wrote['seconds']} s")
     lag_storm = await _lags(server, lag_file)
     await asyncio.sleep(3.0)  # the last burst is announced (QUIET), and what it built settles
     rss_after = rss_mb(server.pid)
@@ -306,7 +309,7 @@ async def _measured(load: Load, url: str, port: int, root: Path, server, lag_fil
     lines = (workdir / "server.log").read_text(encoding="utf-8", errors="replace").splitlines()
     return {
         "load": load.__dict__,
-        "storm_seconds": round(wrote, 2),
+        "storm": wrote,
         "reads": dict(tally), "failed_reads": tally["failed"] + tally["wrong"], "failures": failures[:10],
         "rss_mb": {"before_storm": round(rss_before, 1), "peak": round(max(samples + [rss_after]), 1), "after_storm": round(rss_after, 1),
                    "after_clients_left": round(rss_mb(server.pid), 1), "ratio_after_over_before": round(rss_after / rss_before, 3)},
@@ -343,7 +346,8 @@ def main(argv: list[str] | None = None) -> int:
 def print_result(result: dict) -> None:
     """The figures, one line each."""
     rss, lag = result["rss_mb"], result["loop_lag"]
-    print(f"reads {result['reads']} ({result['failed_reads']} failed); storm of {result['load']['writes']} writes took {result['storm_seconds']} s")
+    print(f"reads {result['reads']} ({result['failed_reads']} failed); storm of {result['load']['writes']} writes took {result['storm']['seconds']} s "
+          f"(longest pause between two writes {result['storm']['longest_pause_s']} s)")
     print(f"RSS {rss['before_storm']} MB before the storm, peak {rss['peak']}, {rss['after_storm']} after "
           f"({rss['ratio_after_over_before']}x; target {RSS_TARGET}x: {'met' if result['rss_met'] else 'not met'}), "
           f"{rss['after_clients_left']} once the clients left")

@@ -190,6 +190,9 @@ def folder_identity(root: Path) -> files.Identity | None:
 
 
 def _relative(root: Path, path: Path) -> str | None:
+    text, prefix = os.fspath(path), os.path.join(root, "")
+    if text.startswith(prefix) and os.sep + ".." not in text and not os.path.islink(text):
+        return text[len(prefix):].replace(os.sep, "/")  # the watch names files under the real root: no need to resolve each
     try:
         return Path(path).resolve().relative_to(root).as_posix()
     except ValueError:

@@ -3,9 +3,10 @@
 Legacy sessions get `notifications/resources/list_changed` and
 `notifications/prompts/list_changed`; 2026-07-28 clients get the same events on
 their `subscriptions/listen` stream (SEP-2575), served by the MCP SDK's
-`ListenHandler` over an in-process `SubscriptionBus`. Edits arrive from the
-watcher in bursts; `ListChanges` waits for a quiet moment, compares what the
-listings show before and after, and announces a change once per kind.
+`ListenHandler` over an in-process `SubscriptionBus`. The watch reports each
+burst of edits once it is over (`guide.server.watch`: `QUIET`, `LONGEST_WAIT`);
+`ListChanges` then compares what the listings show before and after, and
+announces a change once per kind.
 
 A client that stops reading must not hold the others or the server's memory:
 `ListenStreams` bounds the listen streams (how many at once, and how many
@@ -40,10 +41,6 @@ from guide.docroot.built import Built, same_listings
 from guide.docroot.folder import Docroot, DocrootGone
 from guide.server import work
 
-QUIET = 0.3
-"""Seconds without a new edit before a burst of edits is announced."""
-LONGEST_WAIT = 10.0
-"""Seconds after the first edit of a burst by which it is announced even if edits go on."""
 MAX_LISTEN_STREAMS = 256
 """The most `subscriptions/listen` streams served at once (an open stream costs the server about 70 KB); one more is refused."""
 LISTEN_BACKLOG = 16
@@ -181,7 +178,7 @@ class ListChanges:
         server._mcp_server.add_request_handler("subscriptions/listen", SubscriptionsListenRequestParams, self.listen)
 
     def edited(self) -> None:
-        """Note that files changed; the announcement follows once the edits settle."""
+        """Note that a burst of edits is over (or the folder changed): the listings are compared, and a change announced."""
         self._edited.set()
 
     async def shown(self) -> Built | None:
@@ -196,7 +193,7 @@ class ListChanges:
         self._announced = seen
         while True:
             await self._edited.wait()
-            await self._settle()
+            self._edited.clear()
             current = await self.shown()
             if current is None:  # listings are empty until a folder is back: that is a change too
                 if self._announced is not None:
@@ -232,16 +229,3 @@ class ListChanges:
     def close(self) -> None:
         """End every listen stream gracefully (at shutdown)."""
         self.listen.close()
-
-    async def _settle(self) -> None:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + LONGEST_WAIT
-        while True:
-            self._edited.clear()
-            try:
-                await asyncio.wait_for(self._edited.wait(), min(QUIET, max(0.0, deadline - loop.time())))
-            except TimeoutError:
-                return
-            if loop.time() >= deadline:
-                self._edited.clear()
-                return
