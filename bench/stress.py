@@ -268,59 +268,75 @@ async def run(load: Load, workdir: Path) -> dict:
     url = f"http://127.0.0.1:{port}/mcp"
     with running([sys.executable, "-m", "bench.stress", "--serve", str(root), str(workdir), str(port), str(lag_file)], workdir / "server.log") as server:
         await wait_ready(url, server)
-        return await _measured(load, url, port, root, server, lag_file, workdir)
+        return await _Run(load, url, port, server, lag_file).measure(root, workdir / "server.log")
 
 
-async def _measured(load: Load, url: str, port: int, root: Path, server, lag_file: Path, workdir: Path) -> dict:
-    told: Counter = Counter()
-    tally: Counter = Counter()
-    failures: list[str] = []
-    done = asyncio.Event()
-    listening, stalled, waiting = await connect_all(url, port, load, told, done)
-    log(f"stress: {load.streams} listen streams open, {load.waiting} sessions waiting on a form")
-    stop = asyncio.Event()
-    readers = [asyncio.create_task(reader(url, ("legacy", "2026-07-28")[index % 2], stop, tally, failures)) for index in range(load.readers)]
-    while tally["ok"] < 10 * load.readers:  # every reader is reading
-        await asyncio.sleep(0.05)
-    await _lags(server, lag_file)  # what connecting cost is no baseline
-    await asyncio.sleep(load.seconds)
-    rss_before, lag_before = rss_mb(server.pid), await _lags(server, lag_file)
-    log(f"stress: {load.readers} readers reading; the storm begins")
-    sampling, samples = asyncio.Event(), []
-    sampler = asyncio.create_task(_sample(server.pid, sampling, samples))
-    wrote = await asyncio.to_thread(storm, root, load.writes, load.seconds)
-    log(f"stress: the storm took {wrote['seconds']} s")
-    lag_storm = await _lags(server, lag_file)
-    await asyncio.sleep(3.0)  # the last burst is announced (QUIET), and what it built settles
-    rss_after = rss_mb(server.pid)
-    sampling.set()
-    await sampler
-    stop.set()
-    await asyncio.gather(*readers)
-    log("stress: the readers stopped")
-    done.set()
-    await asyncio.gather(*waiting)
-    for task in listening:
-        task.cancel()
-    await asyncio.gather(*listening, return_exceptions=True)
-    for sock in stalled:
-        sock.close()
-    await asyncio.sleep(1.0)
-    lines = (workdir / "server.log").read_text(encoding="utf-8", errors="replace").splitlines()
-    return {
-        "load": load.__dict__,
-        "storm": wrote,
-        "reads": dict(tally), "failed_reads": tally["failed"] + tally["wrong"], "failures": failures[:10],
-        "rss_mb": {"before_storm": round(rss_before, 1), "peak": round(max(samples + [rss_after]), 1), "after_storm": round(rss_after, 1),
-                   "after_clients_left": round(rss_mb(server.pid), 1), "ratio_after_over_before": round(rss_after / rss_before, 3)},
-        "rss_target": f"after / before <= {RSS_TARGET}", "rss_met": rss_after / rss_before <= RSS_TARGET,
-        "loop_lag": {"before_storm": lag_before, "storm": lag_storm},
-        "listen_streams_told": {kind: count for kind, count in told.items()},
-        "server_log": {"announcements": sum("listings changed" in line for line in lines),
-                       "dropped_streams": sum("was dropped" in line for line in lines),
-                       "legacy_sessions_told_no_more": sum("told no more" in line for line in lines),
-                       "errors": [line for line in lines if " ERROR " in line][:5]},
-    }
+class _Run:
+    """One stress run against a started server: the clients it keeps, and what it counts."""
+
+    def __init__(self, load: Load, url: str, port: int, server, lag_file: Path) -> None:
+        self.load, self.url, self.port, self.server, self.lag_file = load, url, port, server, lag_file
+        self.told: Counter = Counter()
+        self.tally: Counter = Counter()
+        self.failures: list[str] = []
+        self.done, self.stop = asyncio.Event(), asyncio.Event()
+
+    async def measure(self, root: Path, server_log: Path) -> dict:
+        """Connect everything, take the baseline, run the storm, let it settle, and let every client go."""
+        load, pid = self.load, self.server.pid
+        listening, stalled, waiting = await connect_all(self.url, self.port, load, self.told, self.done)
+        log(f"stress: {load.streams} listen streams open, {load.waiting} sessions waiting on a form")
+        readers = [asyncio.create_task(reader(self.url, ("legacy", "2026-07-28")[index % 2], self.stop, self.tally, self.failures))
+                   for index in range(load.readers)]
+        while self.tally["ok"] < 10 * load.readers:  # every reader is reading
+            await asyncio.sleep(0.05)
+        await _lags(self.server, self.lag_file)  # what connecting cost is no baseline
+        await asyncio.sleep(load.seconds)
+        rss = {"before_storm": rss_mb(pid)}
+        lags = {"before_storm": await _lags(self.server, self.lag_file)}
+        log(f"stress: {load.readers} readers reading; the storm begins")
+        sampling, samples = asyncio.Event(), []
+        sampler = asyncio.create_task(_sample(pid, sampling, samples))
+        wrote = await asyncio.to_thread(storm, root, load.writes, load.seconds)
+        lags["storm"] = await _lags(self.server, self.lag_file)
+        log(f"stress: the storm took {wrote['seconds']} s")
+        await asyncio.sleep(3.0)  # the last burst is announced, and what it built settles
+        rss["after_storm"] = rss_mb(pid)
+        sampling.set()
+        await sampler
+        rss["peak"] = max([*samples, rss["after_storm"]])
+        await self._leave(readers, waiting, listening, stalled)
+        rss["after_clients_left"] = rss_mb(pid)
+        return self.figures(wrote, rss, lags, server_log.read_text(encoding="utf-8", errors="replace").splitlines())
+
+    async def _leave(self, readers: list, waiting: list, listening: list, stalled: list[socket.socket]) -> None:
+        self.stop.set()
+        await asyncio.gather(*readers)
+        self.done.set()
+        await asyncio.gather(*waiting)
+        for task in listening:
+            task.cancel()
+        await asyncio.gather(*listening, return_exceptions=True)
+        for sock in stalled:
+            sock.close()
+        await asyncio.sleep(1.0)
+
+    def figures(self, wrote: dict, rss: dict, lags: dict, lines: list[str]) -> dict:
+        """Everything the run measured, as one JSON object."""
+        ratio = rss["after_storm"] / rss["before_storm"]
+        return {
+            "load": self.load.__dict__,
+            "storm": wrote,
+            "reads": dict(self.tally), "failed_reads": self.tally["failed"] + self.tally["wrong"], "failures": self.failures[:10],
+            "rss_mb": {**{key: round(value, 1) for key, value in rss.items()}, "ratio_after_over_before": round(ratio, 3)},
+            "rss_target": f"after / before <= {RSS_TARGET}", "rss_met": ratio <= RSS_TARGET,
+            "loop_lag": lags,
+            "listen_streams_told": dict(self.told),
+            "server_log": {"announcements": sum("listings changed" in line for line in lines),
+                           "dropped_streams": sum("was dropped" in line for line in lines),
+                           "legacy_sessions_told_no_more": sum("told no more" in line for line in lines),
+                           "errors": [line for line in lines if " ERROR " in line][:5]},
+        }
 
 
 def main(argv: list[str] | None = None) -> int:
