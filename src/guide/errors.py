@@ -75,3 +75,7 @@ class MissingInputError(InputError):
 
 class StateError(GuideError):
     """A continuation state cannot be used for this request."""
+
+
+class UnavailableError(GuideError):
+    """Guide cannot serve now, whatever the request (its docroot folder is gone); the same request may succeed later."""

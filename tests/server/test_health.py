@@ -5,6 +5,7 @@ import shutil
 
 import httpx2
 
+from guide.docroot.folder import GONE
 from guide.examples import DOCROOT
 from guide.server.app import create_server
 
@@ -29,4 +30,4 @@ async def test_healthz_follows_the_docroot(tmp_path):
                 await asyncio.sleep(0.02)
             assert await _status(http) == (200, "ok\n")
             root.rename(tmp_path / "moved")
-            assert await _status(http) == (503, "the docroot folder is gone\n")
+            assert await _status(http) == (503, GONE + "\n")

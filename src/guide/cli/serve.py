@@ -32,6 +32,10 @@ def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
         "--answer-timeout", type=_positive(float), default=None, metavar="SECONDS",
         help="how long a legacy read waits for the client to answer one form (default: 600)",
     )
+    parser.add_argument(
+        "--max-output", type=_positive(int), default=None, metavar="CHARS",
+        help="the most characters one render may produce, its work included (default: 1048576); a read past it fails",
+    )
     parser.set_defaults(run=run)
 
 
@@ -42,7 +46,7 @@ def run(options: argparse.Namespace) -> int:
     from guide.server.startup import configure_logging, server_for
 
     configure_logging(options.log_level)
-    limits = {"max_file_size": options.max_file_size, "answer_timeout": options.answer_timeout}
+    limits = {"max_file_size": options.max_file_size, "answer_timeout": options.answer_timeout, "max_output": options.max_output}
     try:
         server = server_for(options.docroot, options.project, cache_ttl=options.cache_ttl, **{k: v for k, v in limits.items() if v is not None})
     except GuideError as error:

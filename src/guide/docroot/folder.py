@@ -1,6 +1,14 @@
-"""The docroot folder as served: the build of its current snapshot, made anew after files change, and the project's phase (C2, C10)."""
+"""The docroot folder as served: the build of its current snapshot, made anew after files change, and the project's phase (C2, C10).
 
+The docroot is the real folder at the real path the server was started with.
+When no real folder is there (it was moved away, deleted, or replaced by a
+symlink, which is never followed), there is no docroot: every build fails with
+`DocrootGone` until a folder is back at that path, and is then made from it.
+"""
+
+import logging
 import os
+import stat
 import threading
 from collections.abc import Iterable
 from pathlib import Path
@@ -14,8 +22,22 @@ from guide.docroot.phase import PhaseFile
 from guide.docroot.snapshot import Snapshot, Source
 from guide.docroot.store.disk import Store
 from guide.docroot.store.parses import StoredParses
+from guide.errors import UnavailableError
 
-__all__ = ["MAX_FILE_SIZE", "Docroot"]
+__all__ = ["GONE", "MAX_FILE_SIZE", "Docroot", "DocrootGone"]
+
+GONE = "the docroot folder is gone (moved, deleted or replaced by a link); Guide serves it again once a folder is back in its place"
+"""What every read says while there is no docroot, and what `/healthz` says."""
+BUILD_ATTEMPTS = 3
+"""Builds tried in a row while another folder keeps taking the docroot's place during the scan."""
+log = logging.getLogger("guide")
+
+
+class DocrootGone(UnavailableError):
+    """No real folder is at the docroot's path: nothing can be served until one is back."""
+
+    def __init__(self) -> None:
+        super().__init__(GONE)
 
 
 class Docroot:
@@ -42,6 +64,8 @@ class Docroot:
         self._building = threading.Lock()
         """Held while a snapshot is made: one at a time."""
         self._generation = 0
+        self._folder = folder_identity(self.root)
+        """The (device, inode) of the folder last seen at the docroot's path (None: gone)."""
 
     def peek(self) -> Built | None:
         """The build of the current snapshot if it is up to date, else None (never reads or builds anything)."""
@@ -53,16 +77,40 @@ class Docroot:
         if built is not None:
             return built
         with self._building:
-            with self._lock:
-                if self._current is not None:
-                    return self._current
-                edited, self._edited, generation = self._edited, set(), self._generation
-            built = Built(self._refresh(edited), limit=self.max_file_size, parses=self.parses, previous=self._last)
-            with self._lock:
-                self._last = built
-                if generation == self._generation:  # else files changed meanwhile: the next call builds again
-                    self._current = built
-            return built
+            for _ in range(BUILD_ATTEMPTS):
+                with self._lock:
+                    if self._current is not None:
+                        return self._current
+                folder = self._present()
+                with self._lock:
+                    edited, self._edited, generation = self._edited, set(), self._generation
+                built = Built(self._refresh(edited), limit=self.max_file_size, parses=self.parses, previous=self._last)
+                if self._present() != folder:  # another folder took the path while it was scanned: scan again
+                    continue
+                with self._lock:
+                    self._last = built
+                    if generation == self._generation:  # else files changed meanwhile: the next call builds again
+                        self._current = built
+                return built
+            raise DocrootGone()
+
+    def folder(self) -> files.Identity | None:
+        """The (device, inode) of the real folder at the docroot's path now; None when it is gone (a link there counts as gone).
+
+        When this differs from the last look (the folder went, came back, or
+        another took its place), the current snapshot is forgotten and one line
+        logged. Looked at by every build, by the watcher and by the health probe.
+        """
+        found = folder_identity(self.root)
+        with self._lock:
+            before, self._folder = self._folder, found
+        if found != before:
+            self.invalidate()
+            if found is None:
+                log.warning("the docroot folder %s is gone; reads fail until a folder is back in its place", self.root)
+            else:
+                log.warning("serving the docroot folder %s %s", self.root, "again" if before is None else "that took the old one's place")
+        return found
 
     def invalidate(self, edited: Iterable[Path] | None = None) -> None:
         """Forget the current snapshot. `edited` names files changed in place; None means anything may have changed."""
@@ -95,6 +143,13 @@ class Docroot:
         last = self._last
         self.parses.save(keep=set(last.snapshot.sources) if last is not None else None, if_loaded=if_loaded)
 
+    def _present(self) -> files.Identity:
+        """The docroot folder's identity; `DocrootGone` when no real folder is at its path."""
+        found = self.folder()
+        if found is None:
+            raise DocrootGone()
+        return found
+
     def _phase_file(self, built: Built) -> PhaseFile:
         config, phase = self._phase
         if config is not built.config:  # asked on every read: the state file's path is worked out once per configuration
@@ -123,7 +178,21 @@ class Docroot:
         return Source(rel, files.stamp(status))
 
 
+def folder_identity(root: Path) -> files.Identity | None:
+    """The (device, inode) of `root` if it is a real folder reached through no symlink (its real path is itself), else None."""
+    try:
+        status = os.lstat(root)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(status.st_mode) or os.path.realpath(root) != os.fspath(root):
+        return None
+    return files.identity(status)
+
+
 def _relative(root: Path, path: Path) -> str | None:
+    text, prefix = os.fspath(path), os.path.join(root, "")
+    if text.startswith(prefix) and os.sep + ".." not in text and not os.path.islink(text):
+        return text[len(prefix):].replace(os.sep, "/")  # the watch names files under the real root: no need to resolve each
     try:
         return Path(path).resolve().relative_to(root).as_posix()
     except ValueError:

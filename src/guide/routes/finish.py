@@ -17,8 +17,10 @@ RENDERS = "renders"
 """The build's memo of rendered texts: the same call with the same values renders the same text until a file changes."""
 
 
-def finish(call: Call, outcome: Render | Fail, active_phase: str | None) -> str:
+def finish(call: Call, outcome: Render | Fail, active_phase: str | None, *, max_output: int = render.MAX_OUTPUT) -> str:
     """The rendered text of a completed interaction; a failed one raises the error it ends with.
+
+    The render stops at `max_output` characters, its work included (`guide.render.render`).
 
     A skill read as `skill://<name>/SKILL.md` is served with its frontmatter, and
     when only forms could give its values, as a `SKILL.md` saying what it needs (C3).
@@ -38,7 +40,7 @@ def finish(call: Call, outcome: Render | Fail, active_phase: str | None) -> str:
         flags=built.config.flags,
     )
     parsed = built.parsed(entrypoint.path)
-    body = render.render(parsed.body if isinstance(parsed, Parsed) else "", context, built.partial_body, name=entrypoint.uri)
+    body = render.render(parsed.body if isinstance(parsed, Parsed) else "", context, built.partial_body, name=entrypoint.uri, max_output=max_output)
     text = skill_file.served(entrypoint, body) if call.skill_file else body
     return built.remember(RENDERS, _key(call, outcome, active_phase), text)
 

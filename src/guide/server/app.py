@@ -16,6 +16,7 @@ from guide import __version__
 from guide.docroot.folder import MAX_FILE_SIZE, Docroot
 from guide.errors import GuideError
 from guide.protocol import DEFAULT_CACHE_TTL, SERVER_NAME
+from guide.render import MAX_OUTPUT
 from guide.routes.resolve import AddressRead
 from guide.server import work
 from guide.server.auth import verifier
@@ -74,16 +75,18 @@ def create_server(
     cache_ttl: int = DEFAULT_CACHE_TTL,
     max_file_size: int = MAX_FILE_SIZE,
     answer_timeout: float | None = ANSWER_TIMEOUT,
+    max_output: int = MAX_OUTPUT,
 ) -> FastMCP:
     """A FastMCP server serving `docroot`; it re-reads files as they change while `watch` is on.
 
     `cache_ttl` (seconds, 0 for none) is the caching hint of listings and of
     content that never asks; an entrypoint read is never cached (C7). Files
     larger than `max_file_size` bytes are not served; a legacy read waits at
-    most `answer_timeout` seconds for each answer (None: without limit).
+    most `answer_timeout` seconds for each answer (None: without limit); a render
+    stops at `max_output` characters.
     """
     root = Docroot(docroot, project, max_file_size=max_file_size)
-    service = Service(root, answer_timeout=answer_timeout)
+    service = Service(root, answer_timeout=answer_timeout, max_output=max_output)
     changes = ListChanges(root)
     quiet_caller_errors()
     readiness = Readiness(root)
@@ -95,7 +98,7 @@ def create_server(
         if not watch:
             await check_when_calm(server)
             return
-        seen = await work.off_loop(root.current)  # what clients may have been shown so far
+        seen = await changes.shown()  # what clients may have been shown so far
         async with watching(root, changes.edited):
             root.invalidate()  # an edit made before the watch began is still served, and announced
             changes.edited()

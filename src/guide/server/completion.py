@@ -16,7 +16,7 @@ from mcp_types import Completion, PromptReference, ResourceTemplateReference
 
 from guide import address
 from guide.docroot.built import MISSING
-from guide.docroot.folder import Docroot
+from guide.docroot.folder import Docroot, DocrootGone
 from guide.errors import GuideError
 from guide.forms.fields import Field
 from guide.forms.resolve import offered_choices
@@ -47,6 +47,8 @@ def completer(docroot: Docroot) -> Callable[..., Awaitable[Completion]]:
     async def complete(ref: Any, argument: Any, context: Any = None) -> Completion:
         try:
             return await work.off_loop(_complete, docroot, ref, argument)
+        except DocrootGone:
+            return NOTHING  # reads and the health probe say why
         except Exception as error:
             log.error("unexpected error while completing %s: %s", str(getattr(argument, "name", "?"))[:60], one_line(error))
             return NOTHING

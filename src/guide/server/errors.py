@@ -15,7 +15,7 @@ from fastmcp.tools import ToolResult
 from mcp import MCPError
 from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, TextContent
 
-from guide.errors import AuthoringError, GuideError
+from guide.errors import AuthoringError, GuideError, UnavailableError
 from guide.server.logs import LOGGED
 
 T = TypeVar("T")
@@ -24,12 +24,12 @@ UNEXPECTED = "Guide failed unexpectedly; the server log has the details"
 
 
 def to_mcp(error: GuideError) -> MCPError:
-    """The JSON-RPC error a client sees for a Guide error: authoring mistakes are the server's, the rest the caller's.
+    """The JSON-RPC error a client sees for a Guide error: authoring mistakes and a gone docroot are the server's, the rest the caller's.
 
     A failed interaction carries its structured `data` (docs/errors.md). An era
     may say an error its own way (see `guide.server.eras`).
     """
-    code = INTERNAL_ERROR if isinstance(error, AuthoringError) else INVALID_PARAMS
+    code = INTERNAL_ERROR if isinstance(error, (AuthoringError, UnavailableError)) else INVALID_PARAMS
     return MCPError(code=code, message=str(error), data=dict(error.data) if error.data is not None else None)
 
 

@@ -1,4 +1,9 @@
-"""`GET /healthz` for load balancers: 200 once the docroot is loaded, 503 before (or if its folder is gone)."""
+"""`GET /healthz` for load balancers: 200 once the docroot is loaded, 503 before, and 503 while its folder is gone.
+
+While the folder is gone every read fails with the same line the probe gives
+(`guide.docroot.folder.GONE`): the probe looks at the folder the way a build
+does, and a change it sees makes the next read look again.
+"""
 
 import asyncio
 import logging
@@ -9,7 +14,7 @@ from fastmcp import FastMCP
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse
 
-from guide.docroot.folder import Docroot
+from guide.docroot.folder import GONE, Docroot
 from guide.server import work
 from guide.server.errors import one_line
 
@@ -40,8 +45,8 @@ class Readiness:
         """The probe's status code and one-line reason."""
         if not self.loaded:
             return 503, "loading the docroot"
-        if not self.root.root.is_dir():
-            return 503, "the docroot folder is gone"
+        if self.root.folder() is None:
+            return 503, GONE
         return 200, "ok"
 
     def route(self, server: FastMCP) -> None:

@@ -22,7 +22,7 @@ from pydantic import PrivateAttr, ValidationError
 from guide import address
 from guide.docroot.built import MISSING, Built
 from guide.docroot.entrypoints import Entrypoint
-from guide.docroot.folder import Docroot
+from guide.docroot.folder import Docroot, DocrootGone
 from guide.docroot.layout import document_type
 from guide.errors import GuideError
 from guide.forms.fields import Field
@@ -108,7 +108,10 @@ class DocrootProvider(SkillsSource, Provider):
         built = self.docroot.peek()
         found = built.recall(COMPONENTS, uri) if built is not None else MISSING
         if found is MISSING:
-            built = built or await work.off_loop(self.docroot.current)
+            try:
+                built = built or await work.off_loop(self.docroot.current)
+            except DocrootGone:
+                return self._read_resource(uri, MIME)  # its read says the docroot is gone
             found = self._read_resource(uri, _mime(built, uri))
             if len(uri) <= KEPT_ADDRESS_LENGTH:
                 found = built.remember(COMPONENTS, uri, found)
@@ -120,15 +123,24 @@ class DocrootProvider(SkillsSource, Provider):
         built = self.docroot.peek()
         found = built.recall(COMPONENTS, ("prompt", name)) if built is not None else MISSING
         if found is MISSING:
-            found = await work.off_loop(self._find_prompt, name)
+            try:
+                found = await work.off_loop(self._find_prompt, name)
+            except DocrootGone:
+                return self._command_prompt_named(name)  # its render says the docroot is gone
         return found
 
     async def _listing(self, kind: str, make: Callable[[Built], list]) -> list:
-        """A listing made once per docroot snapshot (clients list often, the docroot changes rarely), in a worker thread."""
+        """A listing made once per docroot snapshot (clients list often, the docroot changes rarely), in a worker thread.
+
+        While the docroot folder is gone there is nothing to list: the listing is empty.
+        """
         built = self.docroot.peek()
         found = built.peek(("listing", kind)) if built is not None else MISSING
         if found is MISSING:
-            found = await work.off_loop(self._make_listing, kind, make)
+            try:
+                found = await work.off_loop(self._make_listing, kind, make)
+            except DocrootGone:
+                return []
         return list(found)
 
     def _make_listing(self, kind: str, make: Callable[[Built], list]) -> list:
@@ -189,6 +201,13 @@ class DocrootProvider(SkillsSource, Provider):
             arguments=[PromptArgument(name="command", description="The route, e.g. `_review --mode=branch`.", required=True)],
         )
         prompt._service = self.service
+        return prompt
+
+    def _command_prompt_named(self, name: str) -> GuidePrompt:
+        """A command's prompt known only by its name (nothing can be read to describe it)."""
+        prompt = GuidePrompt(name=name)
+        prompt._service = self.service
+        prompt._command = address.command_of_prompt(name)
         return prompt
 
     def _command_prompt(self, command: Entrypoint) -> GuidePrompt:

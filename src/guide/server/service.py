@@ -10,6 +10,7 @@ resolved (`guide.server.work`); nothing is done twice.
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from fastmcp import Context
@@ -18,6 +19,7 @@ from guide.docroot.built import MISSING
 from guide.docroot.folder import Docroot
 from guide.errors import GuideError
 from guide.forms.resolve import Ask
+from guide.render import MAX_OUTPUT
 from guide.routes.finish import document_text, finish, finished
 from guide.routes.resolve import Call, Document, Read, Resolved, resolve
 from guide.server import work
@@ -43,11 +45,12 @@ class _Refused:
 
 @dataclass(frozen=True)
 class Service:
-    """What every route needs to serve a read: the docroot, the protocol eras, and how long to wait for an answer."""
+    """What every route needs to serve a read: the docroot, the protocol eras, how long to wait for an answer, and the output cap of a render."""
 
     docroot: Docroot
     eras: Eras = field(default_factory=Eras)
     answer_timeout: float | None = ANSWER_TIMEOUT
+    max_output: int = MAX_OUTPUT
 
     async def read(self, ctx: Context, read: Read, *, tool: bool = False, rendered: Callable[[str], Any] = str) -> Any:
         """The answer to `read`, with Guide's errors translated for the client (an error result for the tool).
@@ -86,7 +89,7 @@ class Service:
                 return outcome.reply
         text = finished(call, outcome, phase)
         if text is MISSING:
-            text = await work.off_loop(finish, call, outcome, phase)
+            text = await work.off_loop(partial(finish, call, outcome, phase, max_output=self.max_output))
         if fresh is not None and read.size <= KEPT_LENGTH:  # the same read, fresh, renders the same text until a file changes
             call.built.remember(ANSWERED, fresh, text)
         return rendered(text)

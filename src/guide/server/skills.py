@@ -25,7 +25,7 @@ from pydantic import ValidationError
 
 from guide import address
 from guide.docroot.built import MISSING, Built
-from guide.docroot.folder import Docroot
+from guide.docroot.folder import Docroot, DocrootGone
 from guide.errors import GuideError
 from guide.routes.skill_file import frontmatter
 from guide.server import work
@@ -60,11 +60,17 @@ class SkillsSource:
         return str(uri).startswith(f"{address.SKILL_SCHEME}://")
 
     async def entries(self) -> dict[str, MCPSkill]:
-        """Each usable skill of the current snapshot by its `skill://` address (made in a worker thread when not made yet)."""
+        """Each usable skill of the current snapshot by its `skill://` address (made in a worker thread when not made yet).
+
+        None while the docroot folder is gone: reads of a skill say why.
+        """
         built = self.docroot.peek()
         found = built.peek(ENTRIES) if built is not None else MISSING
         if found is MISSING:
-            found = await work.off_loop(self._make_entries)
+            try:
+                found = await work.off_loop(self._make_entries)
+            except DocrootGone:
+                return {}
         return found
 
     def _make_entries(self) -> dict[str, MCPSkill]:

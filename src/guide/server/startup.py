@@ -15,7 +15,7 @@ from guide.server.app import create_server
 def server_for(docroot: Path, project: Path | None = None, *, cache_ttl: int = DEFAULT_CACHE_TTL, **limits: Any) -> FastMCP:
     """The server for a docroot a user named; a one-line GuideError if it is not a folder or a setting is wrong.
 
-    `limits` are `create_server`'s `max_file_size` and `answer_timeout`.
+    `limits` are `create_server`'s `max_file_size`, `answer_timeout` and `max_output`.
     """
     if not docroot.is_dir():
         raise GuideError(f"docroot {docroot} is not a folder")
