@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import shutil
 import signal
 import socket
@@ -120,13 +119,15 @@ def lag_summary(lags: list[float]) -> dict:
 
 def serve(docroot: str, project: str, port: int, lag_file: str) -> None:
     """Serve as `guide serve --transport http --host 127.0.0.1` does, with the probe on the event loop."""
-    from guide.server import http
-    from guide.server.startup import configure_logging, server_for
+    from guide.server import http, logs
+    from guide.server.app import create_server
+    from guide.server.settings import read_settings
 
-    configure_logging("INFO")
-    server = server_for(Path(docroot), Path(project))
+    settings = read_settings({"docroot": docroot, "project": project, "transport": "http", "port": port})
+    logs.configure(settings.log_level)
+    server = create_server(settings=settings)
     asyncio.set_event_loop_policy(_ProbedLoops(Path(lag_file)))
-    server.run(transport="http", host="127.0.0.1", port=port, path="/mcp", show_banner=False, **http.run_options(os.environ))
+    server.run(transport="http", host=settings.host, port=settings.port, path="/mcp", show_banner=False, **http.run_options(settings))
 
 
 # ---------------------------------------------------------------- the clients

@@ -29,14 +29,14 @@ def fastmcp(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
 
 def test_serve_refuses_a_docroot_that_is_not_a_folder(tmp_path, capsys):
     assert main(["serve", "--docroot", str(tmp_path / "missing")]) == 2
-    assert capsys.readouterr().err == f"guide serve: docroot {tmp_path / 'missing'} is not a folder\n"
+    assert capsys.readouterr().err == f"guide serve: --docroot: '{tmp_path / 'missing'}' is not a folder\n"
 
 
 @pytest.mark.parametrize("verb", ["inspect", "run"])
-def test_fastmcp_json_with_a_missing_docroot_fails_with_the_same_line(tmp_path, verb):
+def test_fastmcp_json_with_a_missing_docroot_fails_with_one_line_naming_the_variable(tmp_path, verb):
     done = fastmcp(verb, "fastmcp.json", env={"GUIDE_DOCROOT": str(tmp_path / "missing")})
     assert done.returncode == 2
-    assert done.stderr == f"guide: docroot {tmp_path / 'missing'} is not a folder\n"
+    assert done.stderr == f"guide: GUIDE_DOCROOT: '{tmp_path / 'missing'}' is not a folder\n"
     assert done.stdout == ""
 
 

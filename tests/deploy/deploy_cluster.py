@@ -66,8 +66,9 @@ def nginx_binary() -> str:
 class Replica:
     """One `guide serve --transport http` process on a fixed port; it can be stopped, killed and started again."""
 
-    def __init__(self, name: str, workdir: Path, env: dict[str, str], docroot: Path = DOCROOT):
+    def __init__(self, name: str, workdir: Path, env: dict[str, str], docroot: Path = DOCROOT, *, behind_proxy: bool = True):
         self.name = name
+        self.behind_proxy = behind_proxy
         self.workdir = workdir
         self.env = env
         self.docroot = docroot
@@ -103,7 +104,8 @@ class Replica:
         self.starts += 1
         with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "guide", "serve", "--docroot", str(self.docroot), "--transport", "http", "--host", "127.0.0.1", "--port", str(self.port)],
+                [sys.executable, "-m", "guide", "serve", "--docroot", str(self.docroot), "--transport", "http", "--host", "127.0.0.1", "--port", str(self.port),
+                 *(["--forwarded-allow-ips", "127.0.0.1"] if self.behind_proxy else [])],  # as deploy/README.md starts them behind nginx
                 cwd=self.workdir,
                 env={**os.environ, "FASTMCP_LOG_LEVEL": "INFO", **self.env},  # the tests read the shutdown and rejection lines
                 stdin=subprocess.DEVNULL,

@@ -5,6 +5,7 @@ them; the replicas check tokens, bind continuation state to its user and refuse
 requests for host names and origins they were not told about.
 """
 
+import re
 import secrets
 from collections import Counter
 
@@ -106,3 +107,15 @@ def test_health_needs_no_token(deployment):
     _, replicas = deployment
     for replica in replicas:
         assert get(replica.port, "/healthz") == (200, "ok\n")
+
+
+async def test_the_log_names_the_real_client_in_one_format(deployment):
+    """Behind nginx the replicas believe its X-Forwarded-For (--forwarded-allow-ips 127.0.0.1), and log every line alike."""
+    front, replicas = deployment
+    async with httpx2.AsyncClient() as http:
+        response = await http.post(front.url, content=INITIALIZE, headers={**MCP_HEADERS, "Authorization": f"Bearer {ALICE}", "X-Forwarded-For": "203.0.113.7"})
+        assert response.status_code == 200
+    logs = "".join(replica.log() for replica in replicas)
+    access = [line for line in logs.splitlines() if "uvicorn.access" in line]
+    assert any("203.0.113.7" in line and "POST /mcp" in line for line in access), access  # nginx's client, not 127.0.0.1
+    assert all(re.match(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} [A-Z]+ [\w.]+: ", line) for line in logs.splitlines() if line.strip())

@@ -146,3 +146,15 @@ def test_the_replica_benchmark_runs(tmp_path):
     figures = json.loads(out.read_text())
     assert set(figures["rps"]) == {"1 replica", "1 replica + nginx", "3 replicas + nginx"}
     assert all(summary["median"] > 0 for summary in figures["rps"].values())
+
+
+def test_without_a_named_proxy_a_client_cannot_choose_the_address_the_log_gives(tmp_path):
+    replica = Replica("direct", tmp_path / "direct", {}, behind_proxy=False).start()
+    try:
+        response = httpx2.post(replica.url, content=INITIALIZE, headers={**MCP_HEADERS, "X-Forwarded-For": "198.51.100.9"})
+        assert response.status_code == 200
+    finally:
+        replica.stop()
+    access = [line for line in replica.log().splitlines() if "uvicorn.access" in line and "POST /mcp" in line]
+    assert access and not any("198.51.100.9" in line for line in access)
+    assert all("127.0.0.1:" in line for line in access)

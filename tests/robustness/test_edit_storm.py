@@ -38,6 +38,7 @@ from guide.docroot.built import Built
 from guide.docroot.folder import Docroot
 from guide.server import live, watch
 from guide.server.app import create_server
+from guide.server.eras import Eras
 from guide.server.live import ListChanges
 from guide.server.provider import DocrootProvider
 from guide.server.watch import QUIET, watching
@@ -181,7 +182,7 @@ async def test_a_server_too_busy_to_see_edits_does_not_split_the_burst(tmp_path,
     """
     root = write_files(tmp_path / "docroot", FILES)
     docroot, announced = Docroot(root), []
-    changes = ListChanges(docroot)
+    changes = ListChanges(docroot, Eras())
     monkeypatch.setattr(live, "same_listings", lambda before, after: False)  # every burst changes the listings
     monkeypatch.setattr(changes, "announce", lambda: asyncio.sleep(0, announced.append(1)))
     async with watching(docroot, changes.edited):

@@ -22,9 +22,10 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.subscriptions import InMemorySubscriptionBus, PromptsListChanged, ResourcesListChanged
 from mcp_types import SubscriptionFilter, SubscriptionsListenRequestParams
 
-from guide.docroot.folder import Docroot
-from guide.server import live
-from guide.server.live import LISTEN_BACKLOG, MAX_LISTEN_STREAMS, TOO_MANY_STREAMS, ListChanges
+from guide.server.eras import legacy
+from guide.server.eras.legacy import Legacy
+from guide.server.eras.listen import LISTEN_BACKLOG, MAX_LISTEN_STREAMS, TOO_MANY_STREAMS, ListenStreams
+from guide.server.eras.modern import Modern
 
 SAFETY_NET = 10.0  # seconds; a net for a hang, never a measurement
 WANTED = SubscriptionsListenRequestParams(notifications=SubscriptionFilter(resources_list_changed=True, prompts_list_changed=True))
@@ -70,11 +71,11 @@ class Stalled(Reader):
         self.frames.append(notification)
 
 
-def _changes(tmp_path) -> tuple[ListChanges, Bus]:
-    changes = ListChanges(Docroot(tmp_path))
-    bus = Bus()
-    changes.bus, changes.listen = bus, type(changes.listen)(bus)
-    return changes, bus
+def _changes(tmp_path) -> tuple[Modern, Bus]:
+    """The 2026-07-28 era of a server, its listen streams on a bus that counts its subscriptions."""
+    era, bus = Modern(), Bus()
+    era.bus, era.listen = bus, ListenStreams(bus)
+    return era, bus
 
 
 def _context(session, request_id: int) -> ServerRequestContext:
@@ -133,13 +134,13 @@ async def test_one_stream_more_than_the_bound_is_refused_and_a_closed_one_frees_
             group.cancel_scope.cancel()
 
 
-async def _listen_within(scope: anyio.CancelScope, changes: ListChanges, index: int) -> None:
+async def _listen_within(scope: anyio.CancelScope, changes: Modern, index: int) -> None:
     with scope:
         await changes.listen(_context(Reader(), index + 1), WANTED)
 
 
 class LegacyConnection:
-    """A legacy session's connection as `ListChanges` tells it; `stalled` never takes a notification."""
+    """A legacy session's connection as the legacy era tells it; `stalled` never takes a notification."""
 
     def __init__(self, stalled: bool) -> None:
         self.stalled = stalled
@@ -158,9 +159,9 @@ class LegacyConnection:
 
 
 async def test_a_legacy_session_that_does_not_read_is_told_no_more_and_holds_nobody(tmp_path, caplog, monkeypatch):
-    monkeypatch.setattr(live, "NOTIFY_TIMEOUT", 0.05)  # the stalled write never returns: any timeout ends it
+    monkeypatch.setattr(legacy, "NOTIFY_TIMEOUT", 0.05)  # the stalled write never returns: any timeout ends it
     caplog.set_level(logging.WARNING, logger="guide")
-    changes, _ = _changes(tmp_path)
+    changes = Legacy()
     stalled, reading = LegacyConnection(stalled=True), LegacyConnection(stalled=False)
     changes.sessions.connections.update({stalled, reading})
     with anyio.fail_after(SAFETY_NET):

@@ -13,8 +13,10 @@ from guide.cli import main
 from guide.errors import GuideError
 from guide.examples import DOCROOT
 from guide.server import http
-from guide.server.app import create_server, state_security, state_ttl
+from guide.server.app import create_server
 from guide.server.auth import verifier
+from guide.server.eras.modern import sealing
+from guide.server.settings import read_settings
 
 ALICE, BOB = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
 PEM = RSAKeyPair.generate().public_key
@@ -79,40 +81,49 @@ def test_incomplete_or_conflicting_jwt_settings_are_refused(environ, message):
     assert str(raised.value).startswith(message)
 
 
+def ttl(environ: dict) -> float:
+    return read_settings({}, environ).state_ttl
+
+
 def test_state_ttl_defaults_to_ten_minutes_and_takes_seconds():
-    assert state_ttl(None) == state_ttl("") == 600
-    assert state_ttl(" 90 ") == 90 and state_ttl("0.5") == 0.5
-    assert state_security(None, "45").ttl == 45
-    assert state_security(secrets.token_hex(32), None).ttl == 600
+    assert ttl({}) == ttl({"GUIDE_STATE_TTL": ""}) == 600
+    assert ttl({"GUIDE_STATE_TTL": " 90 "}) == 90 and ttl({"GUIDE_STATE_TTL": "0.5"}) == 0.5
+    assert sealing((), 45).ttl == 45
+    assert sealing((secrets.token_hex(32),), 600).ttl == 600
 
 
 @pytest.mark.parametrize("value", ["0", "-5", "ten", "inf", "nan"])
 def test_a_bad_state_ttl_is_refused(value):
-    with pytest.raises(GuideError, match=r"^GUIDE_STATE_TTL: '.*' is not a positive number of seconds$"):
-        state_ttl(value)
+    with pytest.raises(GuideError, match=r"^GUIDE_STATE_TTL: '.*' is not a number greater than 0$"):
+        ttl({"GUIDE_STATE_TTL": value})
 
 
 def test_host_origin_guard_is_strict_by_default_and_takes_proxy_names():
-    options = http.run_options({})
+    options = http.run_options(read_settings({}, {}))
     assert options["host_origin_protection"] is True
     assert options["allowed_hosts"] is None and options["allowed_origins"] is None
     assert options["uvicorn_config"]["timeout_graceful_shutdown"] == http.SHUTDOWN_GRACE
-    named = http.run_options({"GUIDE_ALLOWED_HOSTS": "guide.example.com, 10.0.0.*", "GUIDE_ALLOWED_ORIGINS": "https://guide.example.com"})
+    assert options["uvicorn_config"]["proxy_headers"] is False  # X-Forwarded-For is believed only from proxies named
+    named = http.run_options(read_settings({}, {"GUIDE_ALLOWED_HOSTS": "guide.example.com, 10.0.0.*", "GUIDE_ALLOWED_ORIGINS": "https://guide.example.com"}))
     assert named["allowed_hosts"] == ["guide.example.com", "10.0.0.*"]
     assert named["allowed_origins"] == ["https://guide.example.com"]
 
 
+def served_on(host: str, environ: dict | None = None):
+    return read_settings({"host": host}, environ or {})
+
+
 @pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "::1", "[::1]", "127.0.0.2"])
 def test_loopback_needs_no_warning(host):
-    assert http.startup_warnings(host, {}, authenticated=False) == []
+    assert http.startup_warnings(served_on(host), authenticated=False) == []
 
 
 def test_a_reachable_address_without_auth_is_warned_about():
-    found = http.startup_warnings("0.0.0.0", {}, authenticated=False)
+    found = http.startup_warnings(served_on("0.0.0.0"), authenticated=False)
     assert found[0].startswith("warning: serving 0.0.0.0 without authentication: anyone who can reach this port reads the docroot")
     assert found[1].startswith("note: only requests whose Host is localhost, 127.0.0.1, ::1 are answered (others get 421)")
-    assert "or 10.1.2.3 are answered" in http.startup_warnings("10.1.2.3", {}, authenticated=True)[0]
-    assert http.startup_warnings("0.0.0.0", {"GUIDE_ALLOWED_HOSTS": "guide.example.com"}, authenticated=True) == []
+    assert "or 10.1.2.3 are answered" in http.startup_warnings(served_on("10.1.2.3"), authenticated=True)[0]
+    assert http.startup_warnings(served_on("0.0.0.0", {"GUIDE_ALLOWED_HOSTS": "guide.example.com"}), authenticated=True) == []
 
 
 def test_serve_prints_the_warning_before_serving(monkeypatch, capsys):

@@ -3,7 +3,8 @@
 import asyncio
 from types import SimpleNamespace
 
-from guide.server.report import FirstAnswer
+from guide.server.eras import Eras
+from guide.server.startup import FirstAnswer
 
 LONG = 60.0  # bounds that no test reaches: each test ends on what the server does, never on a clock
 
@@ -48,7 +49,7 @@ async def test_the_check_waits_while_a_request_is_in_hand_and_starts_once_all_ar
 
 
 async def test_a_listen_stream_left_open_does_not_hold_the_check_back():
-    first = FirstAnswer()
+    first = FirstAnswer(Eras().long_lived())
     stream = asyncio.Event()
     listening = asyncio.create_task(_request(first, "subscriptions/listen", stream))
     await asyncio.sleep(0)

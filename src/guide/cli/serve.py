@@ -1,76 +1,45 @@
-"""`guide serve`: serve a docroot over stdio or streamable HTTP."""
+"""`guide serve`: serve a docroot over stdio or streamable HTTP.
+
+Its options are the settings that have a flag (`guide.server.settings`), each
+also read from its environment variable; `--help` lists every variable.
+"""
 
 import argparse
-import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from guide.errors import GuideError
-from guide.protocol import DEFAULT_CACHE_TTL
-
-LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+from guide.server.settings import SETTINGS, environment_help, read_settings
 
 
 def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
     """Register `guide serve`."""
-    parser = commands.add_parser("serve", help="serve a docroot over MCP (stdio by default)")
-    parser.add_argument("--docroot", type=Path, default=example, help="the docroot (default: the bundled example)")
-    parser.add_argument("--project", type=Path, default=None, help="the project folder holding the workflow state file (default: the working folder)")
-    parser.add_argument("--transport", choices=("stdio", "http"), default="stdio", help="stdio, or streamable HTTP at /mcp")
-    parser.add_argument("--host", default="127.0.0.1", help="HTTP host (default: 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8000, help="HTTP port (default: 8000)")
-    parser.add_argument("--log-level", type=str.upper, choices=LOG_LEVELS, default="INFO", help="what the server logs to stderr (default: INFO)")
-    parser.add_argument("--cache-ttl", type=int, default=DEFAULT_CACHE_TTL, metavar="SECONDS",
-                        help=f"how long 2026-07-28 clients may cache listings and content that never asks (0: no hint; default: {DEFAULT_CACHE_TTL})")
-    parser.add_argument(
-        "--max-file-size", type=_positive(int), default=None, metavar="BYTES",
-        help="the largest docroot file served, in bytes (default: 1048576); larger files are reported and skipped",
+    parser = commands.add_parser(
+        "serve", help="serve a docroot over MCP (stdio by default)", epilog=environment_help(), formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument(
-        "--answer-timeout", type=_positive(float), default=None, metavar="SECONDS",
-        help="how long a legacy read waits for the client to answer one form (default: 600)",
-    )
-    parser.add_argument(
-        "--max-output", type=_positive(int), default=None, metavar="CHARS",
-        help="the most characters one render may produce, its work included (default: 1048576); a read past it fails",
-    )
+    for setting in SETTINGS:
+        if setting.flag is not None:  # read as text: the settings say what a value must be, the same for a flag and a variable
+            parser.add_argument(setting.flag, dest=setting.name, default=None, metavar=setting.metavar, help=setting.meaning)
     parser.set_defaults(run=run)
 
 
 def run(options: argparse.Namespace) -> int:
     """Serve until the client disconnects (stdio) or the process is stopped (HTTP)."""
     # Imported here: loading the MCP stack takes a second that check and render do not need.
-    from guide.server import http
-    from guide.server.startup import configure_logging, server_for
+    from guide.server import http, logs
+    from guide.server.app import create_server
 
-    configure_logging(options.log_level)
-    limits = {"max_file_size": options.max_file_size, "answer_timeout": options.answer_timeout, "max_output": options.max_output}
     try:
-        server = server_for(options.docroot, options.project, cache_ttl=options.cache_ttl, **{k: v for k, v in limits.items() if v is not None})
+        settings = read_settings({setting.name: getattr(options, setting.name, None) for setting in SETTINGS})
+        logs.configure(settings.log_level)
+        server = create_server(settings=settings)
     except GuideError as error:
         print(f"guide serve: {error}", file=sys.stderr)
         return 2
-    if options.transport == "stdio":
+    if settings.transport == "stdio":
         server.run(transport="stdio", show_banner=False)
     else:
-        for line in http.startup_warnings(options.host, os.environ, authenticated=server.auth is not None):
+        for line in http.startup_warnings(settings, authenticated=server.auth is not None):
             print(f"guide serve: {line}", file=sys.stderr)
-        server.run(transport="http", host=options.host, port=options.port, path="/mcp", show_banner=False, **http.run_options(os.environ))
+        server.run(transport="http", host=settings.host, port=settings.port, path="/mcp", show_banner=False, **http.run_options(settings))
     return 0
-
-
-def _positive(kind: type) -> Callable[[str], Any]:
-    """An argparse type: a number of `kind` greater than 0."""
-
-    def read(text: str) -> Any:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if not value > 0 or value != value or value == float("inf"):
-            raise argparse.ArgumentTypeError(f"{text!r} must be greater than 0")
-        return value
-
-    return read

@@ -30,6 +30,7 @@ from starlette.middleware import Middleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from guide.errors import GuideError
+from guide.server.settings import AUTH
 from guide.spelling import near_miss
 
 TOKENS = "GUIDE_AUTH_TOKENS"
@@ -45,7 +46,7 @@ PRINCIPAL_CLAIM = "GUIDE_AUTH_PRINCIPAL_CLAIM"
 PREFIX = "GUIDE_AUTH_"
 KEY_SOURCES = (JWKS_URI, PUBLIC_KEY, SECRET, SECRET_FILE)
 JWT_SETTINGS = (ISSUER, AUDIENCE, ALGORITHM, ALLOW_NO_EXPIRY, PRINCIPAL_CLAIM)
-SETTINGS = (TOKENS, *KEY_SOURCES, *JWT_SETTINGS)
+SETTINGS = tuple(AUTH)  # the variables and their meanings are listed in guide.server.settings
 
 # RFC 7518 3.2: an HMAC key at least as long as the hash's output.
 SECRET_BYTES = {"HS256": 32, "HS384": 48, "HS512": 64}
@@ -112,6 +113,9 @@ def jwt_verifier(settings: Mapping[str, str]) -> JWTVerifier:
     if missing:
         # Without them a token the same identity provider issued for another service would be accepted.
         raise GuideError(f"JWT access needs {' and '.join(missing)} (the token's iss and aud claims)")
+    if settings[JWKS_URI] and not settings[JWKS_URI].lower().startswith("https://"):
+        # Keys fetched in the clear could be swapped on the way, and with them every token's signature.
+        raise GuideError(f"{JWKS_URI}: {settings[JWKS_URI][:60]!r} is not an https:// address; the signing keys must come over https")
     algorithm = _algorithm(settings[ALGORITHM], symmetric=sources[0] in (SECRET, SECRET_FILE))
     key = _secret(settings, sources[0], algorithm) if algorithm in SECRET_BYTES else _public_key(settings, sources[0], algorithm)
     try:

@@ -3,34 +3,40 @@
 DNS-rebinding protection is FastMCP's Host/Origin guard, turned on (strict) unless the
 operator set FastMCP's own `FASTMCP_HTTP_HOST_ORIGIN_PROTECTION`. Names a proxy or load
 balancer forwards come from `GUIDE_ALLOWED_HOSTS` / `GUIDE_ALLOWED_ORIGINS`
-(comma-separated; `*` patterns allowed), added to FastMCP's own lists. On SIGTERM uvicorn
-stops accepting connections and finishes the requests in flight for up to
-`SHUTDOWN_GRACE` seconds.
+(comma-separated; `*` patterns allowed), added to FastMCP's own lists. Behind a proxy,
+`--forwarded-allow-ips` names the proxies whose `X-Forwarded-For` uvicorn believes, so the
+log names the real client (off by default: a client could otherwise claim any address).
+uvicorn writes its log through Guide's (`guide.server.logs`). On SIGTERM uvicorn stops
+accepting connections and finishes the requests in flight for up to `SHUTDOWN_GRACE` seconds.
 """
 
 import ipaddress
-from collections.abc import Mapping
 from typing import Any
 
 import fastmcp
 
-ALLOWED_HOSTS = "GUIDE_ALLOWED_HOSTS"
-ALLOWED_ORIGINS = "GUIDE_ALLOWED_ORIGINS"
+from guide.server.settings import Settings
+
 SHUTDOWN_GRACE = 10  # seconds; legacy streams still open after it are cut, a 2026-07-28 round takes milliseconds
 LOOPBACK_NAMES = ("localhost",)
 
 
-def run_options(environ: Mapping[str, str]) -> dict[str, Any]:
-    """Keyword arguments for `FastMCP.run(transport="http", ...)`: the Host/Origin guard and graceful shutdown."""
-    settings = fastmcp.settings
-    explicit = "http_host_origin_protection" in settings.model_fields_set
-    hosts = [*(settings.http_allowed_hosts or []), *_names(environ.get(ALLOWED_HOSTS))]
-    origins = [*(settings.http_allowed_origins or []), *_names(environ.get(ALLOWED_ORIGINS))]
+def run_options(settings: Settings) -> dict[str, Any]:
+    """Keyword arguments for `FastMCP.run(transport="http", ...)`: the Host/Origin guard, proxies, logging and graceful shutdown."""
+    own = fastmcp.settings
+    explicit = "http_host_origin_protection" in own.model_fields_set
+    hosts = [*(own.http_allowed_hosts or []), *settings.allowed_hosts]
+    origins = [*(own.http_allowed_origins or []), *settings.allowed_origins]
+    uvicorn: dict[str, Any] = {"timeout_graceful_shutdown": SHUTDOWN_GRACE, "log_config": None}  # None: uvicorn logs through Guide's handlers
+    if settings.forwarded_allow_ips:
+        uvicorn.update(proxy_headers=True, forwarded_allow_ips=",".join(settings.forwarded_allow_ips))
+    else:
+        uvicorn.update(proxy_headers=False)
     return {
-        "host_origin_protection": settings.http_host_origin_protection if explicit else True,
+        "host_origin_protection": own.http_host_origin_protection if explicit else True,
         "allowed_hosts": hosts or None,
         "allowed_origins": origins or None,
-        "uvicorn_config": {"timeout_graceful_shutdown": SHUTDOWN_GRACE},
+        "uvicorn_config": uvicorn,
     }
 
 
@@ -45,8 +51,9 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def startup_warnings(host: str, environ: Mapping[str, str], authenticated: bool) -> list[str]:
-    """One line per risk of serving on `host` this way, for the operator's terminal."""
+def startup_warnings(settings: Settings, authenticated: bool) -> list[str]:
+    """One line per risk of serving on the settings' host this way, for the operator's terminal."""
+    host = settings.host
     if is_loopback(host):
         return []
     found = []
@@ -55,10 +62,10 @@ def startup_warnings(host: str, environ: Mapping[str, str], authenticated: bool)
             f"warning: serving {host} without authentication: anyone who can reach this port reads the docroot; "
             "set GUIDE_AUTH_TOKENS or GUIDE_AUTH_JWKS_URI/GUIDE_AUTH_PUBLIC_KEY (see deploy/README.md)"
         )
-    options = run_options(environ)
+    options = run_options(settings)
     if options["host_origin_protection"] is True and not options["allowed_hosts"]:
         names = "localhost, 127.0.0.1, ::1" + ("" if _is_unspecified(host) else f" or {host}")
-        found.append(f"note: only requests whose Host is {names} are answered (others get 421); list the names clients use in {ALLOWED_HOSTS}")
+        found.append(f"note: only requests whose Host is {names} are answered (others get 421); list the names clients use in GUIDE_ALLOWED_HOSTS")
     return found
 
 
@@ -67,7 +74,3 @@ def _is_unspecified(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_unspecified
     except ValueError:
         return False
-
-
-def _names(text: str | None) -> list[str]:
-    return [name.strip() for name in (text or "").split(",") if name.strip()]

@@ -1,10 +1,6 @@
-"""What a starting server does once it has answered its first request: the start line, and what was parsed kept."""
+"""The start line a server logs once it has checked its docroot, and what was parsed kept after it."""
 
-import asyncio
 import logging
-from contextlib import suppress
-
-from fastmcp.server.middleware import Middleware
 
 from guide.docroot.folder import Docroot
 from guide.docroot.store.reports import checked
@@ -48,49 +44,3 @@ def _tables(layout):
 
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
-
-
-class FirstAnswer(Middleware):
-    """Knows when the server has answered its first request beyond the handshake, and when it is calm.
-
-    Start-up work that is not needed to answer waits for these moments, so it
-    never delays what a client asked: watching the docroot waits for the first
-    answer; checking the whole docroot also waits until no request is in hand
-    (a client lists everything as it connects, and the check would compete).
-    """
-
-    HANDSHAKE = ("initialize", "server/discover", "ping")
-    LONG_LIVED = ("subscriptions/listen",)
-    """Requests that stay open while the client is connected: they never keep the server busy."""
-
-    def __init__(self) -> None:
-        self.answered = asyncio.Event()
-        self._busy = 0
-        self._last = 0.0  # the event loop's time when the last request ended
-
-    async def __call__(self, context, call_next):
-        """Answer the request; note when it is the first real one, and when none is in hand (`__call__`: no hook chain)."""
-        counted = context.method not in self.LONG_LIVED
-        self._busy += counted
-        try:
-            return await call_next(context)
-        finally:
-            self._busy -= counted
-            self._last = asyncio.get_running_loop().time()
-            if context.method not in self.HANDSHAKE:
-                self.answered.set()
-
-    async def wait(self, longest: float) -> None:
-        """Return once a request has been answered, or after `longest` seconds without one."""
-        with suppress(TimeoutError):
-            await asyncio.wait_for(self.answered.wait(), longest)
-
-    async def calm(self, quiet: float, longest: float) -> None:
-        """Return once no request has been in hand for `quiet` seconds; however busy the server stays, after `longest`."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + longest
-        while loop.time() < deadline:
-            calm = loop.time() - self._last
-            if self._busy == 0 and calm >= quiet:
-                return
-            await asyncio.sleep(quiet - calm if self._busy == 0 else quiet)

@@ -62,6 +62,8 @@ class Setting:
     flag: str | None = None
     """The `guide serve` option that gives it (None: the environment only)."""
     metavar: str | None = None
+    secret: bool = False
+    """Its value is never repeated in a message."""
 
 
 def _number(kind: type, *, positive: bool = True, unlimited: str | None = None) -> Callable[[str], Any]:
@@ -93,7 +95,7 @@ def _choice(choices: tuple[str, ...], *, upper: bool = False) -> Callable[[str],
 def _folder(text: str) -> Path:
     path = Path(text).expanduser()
     if not path.is_dir():
-        raise ValueError(f"a folder; {path} is not one")
+        raise ValueError("a folder")
     return path
 
 
@@ -108,7 +110,7 @@ def _addresses(text: str) -> tuple[str, ...]:
             try:
                 ipaddress.ip_network(name, strict=False)
             except ValueError:
-                raise ValueError("IP addresses or networks, comma-separated, or *") from None
+                raise ValueError("a list of IP addresses or networks (comma-separated), or *") from None
     return names
 
 
@@ -116,7 +118,7 @@ def _keys(text: str) -> tuple[str, ...]:
     keys = _names(text)
     short = next((number for number, key in enumerate(keys, start=1) if len(key.encode()) < MIN_KEY_LENGTH), None)
     if short is not None:
-        raise ValueError(f"keys of at least {MIN_KEY_LENGTH} bytes, comma-separated (key {short} is shorter)")
+        raise ValueError(f"a list of keys of at least {MIN_KEY_LENGTH} bytes each, comma-separated (key {short} is shorter)")
     return keys
 
 
@@ -149,7 +151,7 @@ SETTINGS = (
     Setting("forwarded_allow_ips", "GUIDE_FORWARDED_ALLOW_IPS", "proxies whose X-Forwarded-For names the client in the log "
             "(IPs or networks, comma-separated; default: none)", _addresses, (), "--forwarded-allow-ips", "IPS"),
     Setting("state_keys", "GUIDE_STATE_KEYS", f"keys that seal continuation state, comma-separated, {MIN_KEY_LENGTH}+ bytes each "
-            "(the first seals, all unseal; default: a key of this process)", _keys, ()),
+            "(the first seals, all unseal; default: a key of this process)", _keys, (), secret=True),
     Setting("state_ttl", "GUIDE_STATE_TTL", "seconds a continuation state stays valid (default: 600)", _number(float), DEFAULT_STATE_TTL),
     Setting("allowed_hosts", "GUIDE_ALLOWED_HOSTS", "more Host names HTTP requests may carry (comma-separated, * patterns)", _names, ()),
     Setting("allowed_origins", "GUIDE_ALLOWED_ORIGINS", "more Origins HTTP requests may come from (comma-separated, * patterns)", _names, ()),
@@ -229,7 +231,8 @@ def _parsed(setting: Setting, text: str, where: str) -> Any:
     try:
         return setting.read(text)
     except ValueError as error:
-        raise GuideError(f"{where}: {text.strip()[:60]!r} is not accepted; use {error}") from None
+        shown = "its value" if setting.secret else repr(text.strip()[:200])
+        raise GuideError(f"{where}: {shown} is not {error}") from None
 
 
 def _refuse_near_misses(environ: Mapping[str, str]) -> None:

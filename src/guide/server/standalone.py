@@ -1,24 +1,22 @@
 """A module-level server for `fastmcp run` / `fastmcp inspect` (see fastmcp.json).
 
-The docroot comes from `GUIDE_DOCROOT` (default: the bundled example) and the
-project folder from `GUIDE_PROJECT` (default: the working folder). A docroot
-that is not a folder, or a bad `GUIDE_STATE_KEYS`, stops the process with the
-same one-line error as `guide serve`.
+Its settings come from the environment as `guide serve`'s do (`guide.server.settings`):
+`GUIDE_DOCROOT` (default: the bundled example), `GUIDE_PROJECT` (default: the
+working folder) and the rest. A malformed setting, or a docroot that is not a
+folder, stops the process with the same one line as `guide serve`, and exit status 2.
 """
 
-import os
 import sys
-from pathlib import Path
 
 from guide.errors import GuideError
-from guide.examples import DOCROOT as EXAMPLE_DOCROOT
-from guide.server.startup import server_for
+from guide.server import logs
+from guide.server.app import create_server
+from guide.server.settings import read_settings
 
 try:
-    server = server_for(
-        Path(os.environ.get("GUIDE_DOCROOT") or EXAMPLE_DOCROOT),
-        Path(os.environ["GUIDE_PROJECT"]) if os.environ.get("GUIDE_PROJECT") else None,
-    )
+    settings = read_settings()
+    logs.configure(settings.log_level)
+    server = create_server(settings=settings)
 except GuideError as error:
     # fastmcp imports this file; an exception would reach the user as a traceback.
     print(f"guide: {error}", file=sys.stderr)

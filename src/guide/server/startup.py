@@ -1,35 +1,127 @@
-"""Starting Guide: the checks every way of starting makes (`guide serve`, fastmcp.json) and where logs go."""
+"""A server's life as one named sequence (`Startup`): what it does as it starts, once clients are served, and as it stops.
 
-import logging
-import sys
-from pathlib import Path
-from typing import Any
+Start-up work that no request needs waits until the server has answered its
+first request (start time is what a user feels): then the docroot is watched;
+once no request has been in hand for a moment, it is checked whole and the
+start line logged. As the server stops, every era lets its clients go and what
+was parsed is kept for the next process, even when the stop is a cancellation.
+"""
 
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
+
+import anyio
 from fastmcp import FastMCP
+from fastmcp.server.middleware import Middleware
 
-from guide.errors import GuideError
-from guide.protocol import DEFAULT_CACHE_TTL
-from guide.server.app import create_server
+from guide.docroot.folder import Docroot
+from guide.server import work
+from guide.server.eras import Eras
+from guide.server.health import Readiness
+from guide.server.live import ListChanges
+from guide.server.report import report_start
+from guide.server.watch import watching
+
+START_GRACE = 3.0
+"""Seconds a new server waits for its first request before it checks and watches the docroot anyway."""
+START_QUIET = 0.5
+"""Seconds without a request in hand before the start check lints the whole docroot."""
+START_LONGEST = 30.0
+"""Seconds after which the start check begins however busy clients keep the server."""
 
 
-def server_for(docroot: Path, project: Path | None = None, *, cache_ttl: int = DEFAULT_CACHE_TTL, **limits: Any) -> FastMCP:
-    """The server for a docroot a user named; a one-line GuideError if it is not a folder or a setting is wrong.
+class Startup:
+    """The start-up and shut-down of one server: give `lifespan` to FastMCP, add `first_answer` as its middleware."""
 
-    `limits` are `create_server`'s `max_file_size`, `answer_timeout` and `max_output`.
+    def __init__(self, docroot: Docroot, eras: Eras, *, watch: bool = True):
+        self.docroot = docroot
+        self.eras = eras
+        self.watch = watch
+        self.changes = ListChanges(docroot, eras)
+        self.readiness = Readiness(docroot)
+        self.first_answer = FirstAnswer(eras.long_lived())
+
+    @asynccontextmanager
+    async def lifespan(self, server: FastMCP) -> AsyncIterator[dict]:
+        """While the server runs: load the docroot for `/healthz`, then watch and check it; at the end, let go and keep parses."""
+        task = asyncio.create_task(self._after_first_answer(server))
+        try:
+            async with self.readiness.loading():
+                yield {}
+        finally:
+            self.eras.close()
+            task.cancel()
+            with suppress(asyncio.CancelledError):
+                await task
+            with anyio.CancelScope(shield=True):  # a server stopping by cancellation still keeps what it parsed
+                await work.off_loop(lambda: self.docroot.keep_parses(if_loaded=True))
+
+    async def _after_first_answer(self, server: FastMCP) -> None:
+        await self.first_answer.wait(START_GRACE)
+        if not self.watch:
+            await self._check_when_calm(server)
+            return
+        seen = await self.changes.shown()  # what clients may have been shown so far
+        async with watching(self.docroot, self.changes.edited):
+            self.docroot.invalidate()  # an edit made before the watch began is still served, and announced
+            self.changes.edited()
+            reporting = asyncio.create_task(self._check_when_calm(server))
+            try:
+                await self.changes.run(seen)
+            finally:
+                reporting.cancel()
+                with suppress(asyncio.CancelledError):
+                    await reporting
+
+    async def _check_when_calm(self, server: FastMCP) -> None:
+        await self.first_answer.calm(START_QUIET, START_LONGEST)
+        with suppress(ValueError):  # its job is done; kept, it would cost every later request about 5 %
+            server.middleware.remove(self.first_answer)
+        await report_start(self.docroot)
+
+
+class FirstAnswer(Middleware):
+    """Knows when the server has answered its first request beyond the handshake, and when it is calm.
+
+    Start-up work that is not needed to answer waits for these moments, so it
+    never delays what a client asked: watching the docroot waits for the first
+    answer; checking the whole docroot also waits until no request is in hand
+    (a client lists everything as it connects, and the check would compete).
     """
-    if not docroot.is_dir():
-        raise GuideError(f"docroot {docroot} is not a folder")
-    return create_server(docroot, project, cache_ttl=cache_ttl, **limits)
 
+    HANDSHAKE = ("initialize", "server/discover", "ping")
 
-def configure_logging(level: str) -> None:
-    """Send Guide's and FastMCP's log to stderr at `level`, one line per record (stdout belongs to the stdio transport)."""
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    for name in ("guide", "fastmcp"):
-        logger = logging.getLogger(name)
-        for existing in logger.handlers[:]:
-            logger.removeHandler(existing)
-        logger.addHandler(handler)
-        logger.setLevel(level)
-        logger.propagate = False
+    def __init__(self, long_lived: frozenset[str] = frozenset()) -> None:
+        """`long_lived`: methods whose requests stay open while the client is connected; they never keep the server busy."""
+        self.long_lived = long_lived
+        self.answered = asyncio.Event()
+        self._busy = 0
+        self._last = 0.0  # the event loop's time when the last request ended
+
+    async def __call__(self, context, call_next):
+        """Answer the request; note when it is the first real one, and when none is in hand (`__call__`: no hook chain)."""
+        counted = context.method not in self.long_lived
+        self._busy += counted
+        try:
+            return await call_next(context)
+        finally:
+            self._busy -= counted
+            self._last = asyncio.get_running_loop().time()
+            if context.method not in self.HANDSHAKE:
+                self.answered.set()
+
+    async def wait(self, longest: float) -> None:
+        """Return once a request has been answered, or after `longest` seconds without one."""
+        with suppress(TimeoutError):
+            await asyncio.wait_for(self.answered.wait(), longest)
+
+    async def calm(self, quiet: float, longest: float) -> None:
+        """Return once no request has been in hand for `quiet` seconds; however busy the server stays, after `longest`."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + longest
+        while loop.time() < deadline:
+            calm = loop.time() - self._last
+            if self._busy == 0 and calm >= quiet:
+                return
+            await asyncio.sleep(quiet - calm if self._busy == 0 else quiet)

@@ -1,14 +1,18 @@
 """MCP 2026-07-28: every pending form in one `input_required` result, retried with the answers (C7.8, C8).
 
 The continuation state is Guide's JSON text; FastMCP's request-state boundary
-seals it on the way out and unseals it on the retry, before Guide reads it.
+seals it on the way out and unseals it on the retry, before Guide reads it
+(`sealing`: keys from `GUIDE_STATE_KEYS`, shared by replicas). Listing changes
+go out on each client's `subscriptions/listen` stream (`guide.server.eras.listen`).
 """
 
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from fastmcp import Context
+from fastmcp import Context, FastMCP
 from mcp import MCPError
+from mcp.server.request_state import RequestStateSecurity
+from mcp.server.subscriptions import InMemorySubscriptionBus, PromptsListChanged, ResourcesListChanged
 from mcp_types import (
     MISSING_REQUIRED_CLIENT_CAPABILITY,
     ClientCapabilities,
@@ -16,13 +20,16 @@ from mcp_types import (
     FormElicitationCapability,
     InputRequiredResult,
     MissingRequiredClientCapabilityErrorData,
+    SubscriptionsListenRequestParams,
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from guide.errors import GuideError, MissingInputError
 from guide.forms import state
 from guide.forms.resolve import Answer, Ask, Fail, Outcome, Request, failed
+from guide.protocol import SERVER_NAME
 from guide.server.eras.base import Driven, Pending
+from guide.server.eras.listen import ListenStreams
 from guide.server.eras.questions import elicit_request
 from guide.server.errors import to_mcp
 from guide.text import clip
@@ -32,6 +39,10 @@ class Modern:
     """MCP 2026-07-28: each round is a request of its own; the state between rounds travels sealed with the client."""
 
     long_lived = ("subscriptions/listen",)
+
+    def __init__(self) -> None:
+        self.bus = InMemorySubscriptionBus()
+        self.listen = ListenStreams(self.bus)
 
     def speaks(self, ctx: Context) -> bool:
         """Whether this request speaks MCP 2026-07-28 (the version it was made with)."""
@@ -59,6 +70,29 @@ class Modern:
     def error(self, error: GuideError) -> MCPError:
         """A Guide error for a 2026-07-28 client: input only a form could give is a missing capability (C7.6)."""
         return missing_capability(str(error), error.data) if isinstance(error, MissingInputError) else to_mcp(error)
+
+    def install(self, server: FastMCP) -> None:
+        """Serve `subscriptions/listen` on `server`."""
+        # FastMCP 4.2 has no public hook for a spec method such as subscriptions/listen;
+        # the SDK's handler is registered on FastMCP's low-level server (tests/server/test_fastmcp_hooks.py).
+        server._mcp_server.add_request_handler("subscriptions/listen", SubscriptionsListenRequestParams, self.listen)
+
+    async def announce(self) -> int:
+        """Put one list change of each kind on every listen stream; how many streams are open."""
+        await self.bus.publish(ResourcesListChanged())
+        await self.bus.publish(PromptsListChanged())
+        return self.listen.count
+
+    def close(self) -> None:
+        """End every listen stream gracefully (at shutdown)."""
+        self.listen.close()
+
+
+def sealing(keys: tuple[str, ...], ttl: float) -> RequestStateSecurity:
+    """How continuation state is sealed (C8): with shared `keys` (the first seals, all unseal) or a key of this process, for `ttl` seconds."""
+    if not keys:
+        return RequestStateSecurity.ephemeral(ttl=ttl, audience=SERVER_NAME)
+    return RequestStateSecurity(keys=list(keys), ttl=ttl, audience=SERVER_NAME)
 
 
 def missing_capability(message: str, data: Mapping[str, Any] | None = None) -> MCPError:

@@ -1,0 +1,96 @@
+"""Issue 18: every setting read once, from flags, the environment and fastmcp.json alike (flag over environment over default)."""
+
+import os
+import re
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from fastmcp import Client
+from fastmcp.client.transports import StdioTransport
+
+from guide.cli import main
+from guide.errors import GuideError
+from guide.server.settings import AUTH, SETTINGS, read_settings
+
+REPO = Path(__file__).resolve().parents[2]
+SCAFFOLD_COMMAND = "guide://_change?kind=bug&issue=42&test_command=pytest"
+
+
+def test_a_flag_wins_over_its_variable_and_a_variable_over_the_default(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    assert read_settings({}, {}).port == 8000
+    assert read_settings({}, {"GUIDE_PORT": "9001"}).port == 9001
+    assert read_settings({"port": "9002"}, {"GUIDE_PORT": "9001"}).port == 9002
+    assert read_settings({"docroot": tmp_path / "a"}, {"GUIDE_DOCROOT": str(tmp_path / "b")}).docroot == tmp_path / "a"
+    assert read_settings({}, {"GUIDE_DOCROOT": str(tmp_path / "b")}).docroot == tmp_path / "b"
+
+
+async def test_guide_serve_serves_the_docroot_guide_docroot_names(tmp_path):
+    assert main(["init", str(tmp_path / "docroot")]) == 0
+    env = {**os.environ, "GUIDE_DOCROOT": str(tmp_path / "docroot"), "GUIDE_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(REPO / "src")}
+    env.pop("GUIDE_STATE_KEYS", None)
+    transport = StdioTransport(command=sys.executable, args=["-m", "guide", "serve"], env=env, cwd=str(tmp_path))  # no --docroot
+    async with Client(transport) as client:
+        text = (await client.read_resource(SCAFFOLD_COMMAND))[0].text
+    assert "Fix issue #42" in text
+
+
+@pytest.mark.parametrize(
+    ("environ", "line"),
+    [
+        ({"GUIDE_STATE_KEYS": "short-key"}, "GUIDE_STATE_KEYS: its value is not a list of keys of at least 32 bytes each, comma-separated (key 1 is shorter)"),
+        ({"GUIDE_STATE_TTL": "ten minutes"}, "GUIDE_STATE_TTL: 'ten minutes' is not a number greater than 0"),
+        ({"GUIDE_PORT": "http"}, "GUIDE_PORT: 'http' is not a number greater than 0"),
+        ({"GUIDE_LOG_LEVEL": "loud"}, "GUIDE_LOG_LEVEL: 'loud' is not one of DEBUG, INFO, WARNING, ERROR, CRITICAL"),
+        ({"GUIDE_TRANSPORT": "sse"}, "GUIDE_TRANSPORT: 'sse' is not one of stdio, http"),
+        ({"GUIDE_CACHE_TTL": "-1"}, "GUIDE_CACHE_TTL: '-1' is not a number, 0 or more"),
+        ({"GUIDE_MAX_OUTPUT": "0"}, "GUIDE_MAX_OUTPUT: '0' is not a number greater than 0"),
+        ({"GUIDE_LIST_PAGE_SIZE": "many"}, "GUIDE_LIST_PAGE_SIZE: 'many' is not a number, 0 or more"),
+        ({"GUIDE_FORWARDED_ALLOW_IPS": "nginx"}, "GUIDE_FORWARDED_ALLOW_IPS: 'nginx' is not a list of IP addresses or networks (comma-separated), or *"),
+        ({"GUIDE_NO_CACHE": "please"}, "GUIDE_NO_CACHE: 'please' is not 1 or 0"),
+        ({"GUIDE_DOCROOT": "/nowhere/at/all"}, "GUIDE_DOCROOT: '/nowhere/at/all' is not a folder"),
+        ({"GUIDE_DOCRROT": "/tmp"}, "GUIDE_DOCRROT is not a Guide setting; did you mean GUIDE_DOCROOT?"),
+    ],
+)
+def test_a_malformed_setting_stops_the_start_with_one_line_naming_it(environ, line):
+    with pytest.raises(GuideError) as raised:
+        read_settings({}, environ)
+    assert str(raised.value) == line
+
+
+def test_a_jwks_address_that_is_not_https_stops_the_start(monkeypatch, capsys):
+    monkeypatch.setenv("GUIDE_AUTH_JWKS_URI", "http://id.example.com/jwks.json")
+    monkeypatch.setenv("GUIDE_AUTH_ISSUER", "https://id.example.com")
+    monkeypatch.setenv("GUIDE_AUTH_AUDIENCE", "guide")
+    assert main(["serve"]) == 2
+    assert capsys.readouterr().err == (
+        "guide serve: GUIDE_AUTH_JWKS_URI: 'http://id.example.com/jwks.json' is not an https:// address; the signing keys must come over https\n"
+    )
+
+
+def test_a_bad_flag_is_named_as_the_flag(capsys):
+    assert main(["serve", "--answer-timeout", "soon"]) == 2
+    assert capsys.readouterr().err == "guide serve: --answer-timeout: 'soon' is not a number greater than 0\n"
+
+
+def test_a_secret_is_never_repeated_in_the_line():
+    key = secrets.token_hex(8)  # too short to seal with
+    with pytest.raises(GuideError) as raised:
+        read_settings({}, {"GUIDE_STATE_KEYS": key})
+    assert key not in str(raised.value)
+
+
+def test_serve_help_lists_every_variable_guide_reads_with_its_meaning():
+    done = subprocess.run([sys.executable, "-m", "guide", "serve", "--help"], capture_output=True, text=True, cwd=REPO,
+                          env={**os.environ, "PYTHONPATH": str(REPO / "src")}, timeout=60)
+    lines = done.stdout.splitlines()
+    for variable in [setting.variable for setting in SETTINGS] + list(AUTH):
+        listed = [line for line in lines if line.strip().startswith(variable + " ")]
+        assert listed and len(listed[0].split(variable, 1)[1].strip()) > 10, f"{variable} is not listed with a meaning"
+    named = {name for path in (REPO / "src" / "guide").rglob("*.py") for name in re.findall(r"\bGUIDE_[A-Z_]*[A-Z]\b", path.read_text())}
+    missing = sorted(name for name in named if name not in done.stdout and name != "GUIDE_AUTH")
+    assert missing == [], f"read but not listed in guide serve --help: {missing}"
