@@ -37,10 +37,10 @@ def free_port() -> int:
 
 
 @contextmanager
-def running(command: Sequence[str], log_file: Path) -> Iterator[subprocess.Popen]:
-    """A child process with the benchmark environment, its output in `log_file`, stopped on leaving."""
+def running(command: Sequence[str], log_file: Path, env: Mapping[str, str] | None = None) -> Iterator[subprocess.Popen]:
+    """A child process with the benchmark environment (plus `env`), its output in `log_file`, stopped on leaving."""
     with open(log_file, "wb") as log:
-        process = subprocess.Popen(list(command), cwd=str(REPO), env=child_env(), stdout=log, stderr=log)
+        process = subprocess.Popen(list(command), cwd=str(REPO), env={**child_env(), **(env or {})}, stdout=log, stderr=log)
         try:
             yield process
         finally:

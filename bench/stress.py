@@ -30,9 +30,7 @@ import argparse
 import asyncio
 import json
 import shutil
-import signal
 import socket
-import statistics
 import sys
 import tempfile
 import time
@@ -46,10 +44,10 @@ from fastmcp.client.elicitation import ElicitResult
 from mcp import MCPError
 
 from bench.common import EXAMPLE_DOCROOT, log, quiet
+from bench.loop_lag import probed_lags, serve
 from bench.procs import free_port, running
 from bench.soak import rss_mb, wait_ready
 
-PROBE_EVERY = 0.005
 RSS_TARGET = 1.2
 READS = (("guide://lang/python", "Python"), ("guide://_review?mode=uncommitted&depth=quick", "uncommitted"), ("guide://_help", "Guide"))
 
@@ -70,64 +68,6 @@ class Load:
 
 
 # ---------------------------------------------------------------- the server side: a timer probe on the event loop
-
-
-class _Probe:
-    """Sleeps `PROBE_EVERY` again and again on the server's loop and keeps how late each wake-up was; SIGUSR1 writes and resets."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.lags: list[float] = []
-
-    async def run(self) -> None:
-        loop = asyncio.get_running_loop()
-        while True:
-            began = loop.time()
-            await asyncio.sleep(PROBE_EVERY)
-            self.lags.append(loop.time() - began - PROBE_EVERY)
-
-    def dump(self) -> None:
-        lags, self.lags = self.lags, []
-        with open(self.path, "a", encoding="utf-8") as file:
-            file.write(json.dumps(lag_summary(lags)) + "\n")
-
-
-class _ProbedLoops(asyncio.DefaultEventLoopPolicy):
-    """The event-loop policy of the stress server: its first loop carries the probe, and SIGUSR1 asks it for the lags."""
-
-    def __init__(self, path: Path) -> None:
-        super().__init__()
-        self.probe: _Probe | None = _Probe(path)
-
-    def new_event_loop(self) -> asyncio.AbstractEventLoop:
-        loop = super().new_event_loop()
-        probe, self.probe = self.probe, None
-        if probe is not None:
-            loop.add_signal_handler(signal.SIGUSR1, probe.dump)
-            loop.call_soon(lambda: loop.create_task(probe.run()))
-        return loop
-
-
-def lag_summary(lags: list[float]) -> dict:
-    """Max, p99 and median of event-loop lags, in ms."""
-    if not lags:
-        return {"samples": 0}
-    ordered = sorted(lags)
-    return {"samples": len(ordered), "max_ms": round(ordered[-1] * 1e3, 2), "p99_ms": round(ordered[int(0.99 * (len(ordered) - 1))] * 1e3, 2),
-            "median_ms": round(statistics.median(ordered) * 1e3, 3)}
-
-
-def serve(docroot: str, project: str, port: int, lag_file: str) -> None:
-    """Serve as `guide serve --transport http --host 127.0.0.1` does, with the probe on the event loop."""
-    from guide.server import http, logs
-    from guide.server.app import create_server
-    from guide.server.settings import read_settings
-
-    settings = read_settings({"docroot": docroot, "project": project, "transport": "http", "port": port})
-    logs.configure(settings.log_level)
-    server = create_server(settings=settings)
-    asyncio.set_event_loop_policy(_ProbedLoops(Path(lag_file)))
-    server.run(transport="http", host=settings.host, port=settings.port, path="/mcp", show_banner=False, **http.run_options(settings))
 
 
 # ---------------------------------------------------------------- the clients
@@ -236,18 +176,6 @@ async def _sample(pid: int, stop: asyncio.Event, samples: list[float]) -> None:
         await asyncio.sleep(0.25)
 
 
-async def _lags(process, path: Path) -> dict:
-    """Ask the probe for the lags since the last ask."""
-    before = path.read_text(encoding="utf-8").count("\n") if path.exists() else 0
-    process.send_signal(signal.SIGUSR1)
-    for _ in range(400):
-        lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
-        if len(lines) > before:
-            return json.loads(lines[-1])
-        await asyncio.sleep(0.05)
-    raise RuntimeError("stress: the server's probe did not answer")
-
-
 async def connect_all(url: str, port: int, load: Load, told: Counter, done: asyncio.Event) -> tuple[list, list[socket.socket], list]:
     """Open the listen streams and the waiting sessions; return once every stream is acknowledged and every form asked."""
     listening = [asyncio.create_task(reading_stream(port, index + 1, told)) for index in range(load.streams // 2)]
@@ -292,23 +220,23 @@ class _Run:
                    for index in range(load.readers)]
         while self.tally["ok"] < 10 * load.readers:  # every reader is reading
             await asyncio.sleep(0.05)
-        await _lags(self.server, self.lag_file)  # what connecting cost is no baseline
+        await probed_lags(self.server, self.lag_file)  # what connecting cost is no baseline
         await asyncio.sleep(load.seconds)
         rss = {"before_storm": rss_mb(pid)}
-        lags = {"before_storm": await _lags(self.server, self.lag_file)}
+        lags = {"before_storm": await probed_lags(self.server, self.lag_file)}
         log(f"stress: {load.readers} readers reading; the storm begins")
         sampling, samples = asyncio.Event(), []
         sampler = asyncio.create_task(_sample(pid, sampling, samples))
         wrote = await asyncio.to_thread(storm, root, load.writes, load.seconds)
-        lags["storm"] = await _lags(self.server, self.lag_file)
+        lags["storm"] = await probed_lags(self.server, self.lag_file)
         log(f"stress: the storm took {wrote['seconds']} s")
         await asyncio.sleep(3.0)  # the last burst is announced, and what it built settles
         rss["after_storm"] = rss_mb(pid)
         sampling.set()
         await sampler
-        await _lags(self.server, self.lag_file)
+        await probed_lags(self.server, self.lag_file)
         await asyncio.sleep(load.seconds / 2)  # the same readers on the docroot the storm left: its listing is 550 entries longer
-        lags["after_storm"] = await _lags(self.server, self.lag_file)
+        lags["after_storm"] = await probed_lags(self.server, self.lag_file)
         rss["peak"] = max([*samples, rss["after_storm"]])
         await self._leave(readers, waiting, listening, stalled)
         rss["after_clients_left"] = rss_mb(pid)
@@ -348,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the stress load and print its figures; exit 1 if a reader's read failed."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--serve"]:
-        serve(argv[1], argv[2], int(argv[3]), argv[4])
+        serve(argv[1], argv[2], int(argv[3]), argv[4])  # the probed server (bench.loop_lag)
         return 0
     parser = argparse.ArgumentParser(prog="python -m bench.stress", description="Listen streams, an edit storm, waiting sessions and readers at once.")
     parser.add_argument("--smoke", action="store_true", help="a tiny version of the run")

@@ -6,7 +6,7 @@ import gc
 from e2e_support import read
 from mcp_types import PromptReference
 
-from guide.server import app
+from guide.server import startup
 
 WARM_UP = 200
 REQUESTS = 2000
@@ -39,13 +39,13 @@ async def test_requests_neither_grow_the_objects_nor_freeze_any(server, connect,
     real_freeze = gc.freeze
     monkeypatch.setattr(gc, "freeze", lambda: freezes.append(1) or real_freeze())
     started = asyncio.Event()
-    real_report = app.report_start
+    real_report = startup.report_start
 
     async def report_start(docroot):
         await real_report(docroot)
         started.set()
 
-    monkeypatch.setattr(app, "report_start", report_start)
+    monkeypatch.setattr(startup, "report_start", report_start)
     async with connect(server) as client:
         for index in range(WARM_UP):
             await _one_round(client, index)

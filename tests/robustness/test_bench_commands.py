@@ -1,4 +1,4 @@
-"""The soak and stall commands run and report figures (their targets are checked in BENCHMARKS.md, never here)."""
+"""The soak, stall and loop-probe commands run and report figures (their targets are checked in BENCHMARKS.md, never here)."""
 
 import json
 import math
@@ -32,3 +32,12 @@ def test_the_stall_command_reports_ratios(tmp_path):
     for name in ("largest_over_none", "largest_over_normal", "normal_over_none"):
         assert math.isfinite(result["ratios"][name]["median"]) and result["ratios"][name]["median"] > 0
     assert result["attacker_requests"]["largest"] > 0
+
+
+def test_the_loop_probe_command_reports_how_long_each_request_held_the_loop(tmp_path):
+    out = tmp_path / "loop.json"
+    done = _run("bench.loop_probe", "--smoke", "--out", str(out))
+    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    result = json.loads(out.read_text(encoding="utf-8"))
+    figure = result["figures"]["one page"]
+    assert figure["cases"] and all(math.isfinite(case["held_ms"]) and case["request_ms"] > 0 for case in figure["cases"].values())

@@ -47,9 +47,7 @@ def test_guide_serve_takes_the_output_cap(tmp_path, project):
         client.close()
 
 
-@pytest.mark.parametrize(("value", "said"), [("0", "'0' must be greater than 0"), ("-5", "'-5' must be greater than 0"), ("many", "'many' is not a number")])
-def test_guide_serve_refuses_a_cap_that_is_not_a_positive_number(value, said, capsys):
-    with pytest.raises(SystemExit) as exited:
-        main(["serve", "--max-output", value])
-    assert exited.value.code == 2
-    assert f"argument --max-output: {said}" in capsys.readouterr().err
+@pytest.mark.parametrize("value", ["0", "-5", "many"])
+def test_guide_serve_refuses_a_cap_that_is_not_a_positive_number(value, capsys):
+    assert main(["serve", "--max-output", value]) == 2
+    assert capsys.readouterr().err == f"guide serve: --max-output: '{value}' is not a number greater than 0\n"

@@ -1,5 +1,6 @@
 """A server's life as one named sequence (`Startup`): what it does as it starts, once clients are served, and as it stops.
 
+As it starts, FastMCP's log of a caller's failed request is made one line.
 Start-up work that no request needs waits until the server has answered its
 first request (start time is what a user feels): then the docroot is watched;
 once no request has been in hand for a moment, it is checked whole and the
@@ -16,7 +17,7 @@ from fastmcp import FastMCP
 from fastmcp.server.middleware import Middleware
 
 from guide.docroot.folder import Docroot
-from guide.server import work
+from guide.server import logs, work
 from guide.server.eras import Eras
 from guide.server.health import Readiness
 from guide.server.live import ListChanges
@@ -45,6 +46,7 @@ class Startup:
     @asynccontextmanager
     async def lifespan(self, server: FastMCP) -> AsyncIterator[dict]:
         """While the server runs: load the docroot for `/healthz`, then watch and check it; at the end, let go and keep parses."""
+        logs.quiet_caller_errors()  # once per process: a caller's mistake is one INFO line, never a traceback
         task = asyncio.create_task(self._after_first_answer(server))
         try:
             async with self.readiness.loading():
