@@ -13,7 +13,6 @@ import re
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Literal
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 
@@ -88,12 +87,8 @@ def normal(uri: str) -> str:
         raise NotFoundError(f"{clip(uri)} is not a valid {PREFIX} address") from None
 
 
-@lru_cache(maxsize=1024)
 def parse(uri: str) -> Target:
-    """Read a `guide://` address; raise `NotFoundError` for one that names nothing Guide serves.
-
-    Results are shared between callers (the cache): treat a `Target` as read-only.
-    """
+    """Read a `guide://` address; raise `NotFoundError` for one that names nothing Guide serves."""
     check_length(uri, "the address")
     normalised = normal(uri)
     parts = urlsplit(normalised)

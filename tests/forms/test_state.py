@@ -50,7 +50,7 @@ def test_c8_round_trip_of_an_empty_progress():
 def test_c8_state_holds_what_the_contract_lists():
     data = json.loads(encode(REQUEST, PROGRESS))
     text = json.dumps(data)
-    for part in ("command:review", REQUEST.forms.digest, "quick", "branch", "reference", "target"):
+    for part in ("command:review", REQUEST.digest, "quick", "branch", "reference", "target"):
         assert part in text
     assert data != json.loads(encode(REQUEST, Progress()))
 

@@ -10,7 +10,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import field as dataclass_field
 from typing import Any
 
 from guide.errors import Issue
@@ -52,16 +52,16 @@ class FormSet:
     """The effective forms of an entrypoint, in order, with an index of their fields."""
 
     forms: tuple[Form, ...]
+    fields: Mapping[str, tuple[Form, Field]] = dataclass_field(init=False, compare=False, repr=False)
+    """Each field name with the form that supplies it (made with the set: a read asks for it every time)."""
 
-    @cached_property
-    def fields(self) -> dict[str, tuple[Form, Field]]:
-        """Each field name with the form that supplies it."""
-        return {field.name: (form, field) for form in self.forms for field in form.fields}
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "fields", {field.name: (form, field) for form in self.forms for field in form.fields})
 
-    @cached_property
-    def digest(self) -> str:
-        """A short fingerprint of the forms: it changes when any declaration that affects answers changes."""
-        return _digest(self.forms)
+
+def digest(forms: FormSet) -> str:
+    """A short fingerprint of the forms: it changes when any declaration that affects answers changes."""
+    return _digest(forms.forms)
 
 
 EMPTY = FormSet(())

@@ -12,7 +12,7 @@ from dataclasses import field as dataclass_field
 from typing import Any, Literal
 
 from guide.enums import untitled_enum
-from guide.forms.declare import EMPTY, Form, FormSet
+from guide.forms.declare import EMPTY, Form, FormSet, digest
 from guide.forms.failure import Fail, Need, Reason, described, failure, need, without_value
 from guide.forms.fields import Field
 from guide.forms.values import Invalid, is_unresolved, normalise_answer, normalise_text, problems, same_value, text_length
@@ -39,6 +39,12 @@ class Request:
     arg_fields: tuple[str, ...] = ()
     active_phase: str | None = None
     can_elicit: bool = True
+    digest: str = ""
+    """The forms' fingerprint (`declare.digest`), which continuation state carries; worked out here when not given."""
+
+    def __post_init__(self) -> None:
+        if not self.digest:
+            object.__setattr__(self, "digest", digest(self.forms))
 
 
 @dataclass(frozen=True)
@@ -207,6 +213,7 @@ class _Interaction:
         self.requested = progress.requested
         self.attempts = dict(progress.attempts)
         self.reasons: dict[str, str] = {}
+        self.held: int | None = None  # how many characters the accepted values hold, counted on the first accept
 
     @property
     def known(self) -> dict[str, Any]:
@@ -249,9 +256,6 @@ class _Interaction:
 
     def _accept(self, form: Form, content: Mapping[str, Any]) -> tuple[str, str | None] | None:
         """Take a form's accepted answer; or say why it is refused, and which field."""
-        held = text_length(self.values) + text_length(content)
-        if held > MAX_ANSWERS_LENGTH:
-            return f"the answers hold {held} characters; Guide keeps at most {MAX_ANSWERS_LENGTH} for one read, so give shorter values", None
         taken = {}
         for field in form.fields:
             if field.name in self.keywords or field.name not in content:
@@ -270,7 +274,13 @@ class _Interaction:
         missing = [name for name in form.required if name not in taken and name not in self.keywords]
         if missing:
             return f"field {missing[0]} is required", missing[0]
+        if self.held is None:
+            self.held = text_length(self.values)
+        held = self.held + text_length(taken)  # what is kept: only declared fields, once read
+        if held > MAX_ANSWERS_LENGTH:
+            return f"the answers hold {held} characters; Guide keeps at most {MAX_ANSWERS_LENGTH} for one read, so give shorter values", None
         self.values.update(taken)
+        self.held = held
         # Fields left blank take their defaults now, so the forms that wait on them see the value.
         self._apply_defaults(form)
         self._finish(form, defaulted=False)

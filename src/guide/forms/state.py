@@ -22,7 +22,7 @@ def encode(request: Request, progress: Progress) -> str:
     record = {
         "v": VERSION,
         "e": request.entrypoint,
-        "d": request.forms.digest,
+        "d": request.digest,
         "k": {name: list(values) for name, values in sorted(request.keywords.items())},
         "a": list(request.args),
         "x": dict(progress.values),
@@ -42,7 +42,7 @@ def decode(text: str, request: Request) -> Progress:
     keywords = {name: list(values) for name, values in request.keywords.items()}
     if record["k"] != keywords or record["a"] != list(request.args):
         raise StateError(f"the continuation state was made for other keywords or arguments; {RESTART}")
-    if record["d"] != request.forms.digest:
+    if record["d"] != request.digest:
         raise StateError(f"the forms of {request.entrypoint} changed during the interaction (the docroot was edited); {RESTART}")
     form_ids = {form.id for form in request.forms.forms}
     for key in ("c", "f", "r", "n"):

@@ -25,22 +25,18 @@ def same_value(value: Any, expected: Any) -> bool:
     return value == expected
 
 
-def text_length(values: Any) -> int:
-    """About how many characters values hold as text: a string its length, a list or mapping its items', anything else one.
+def text_length(values: Mapping[str, Any]) -> int:
+    """About how many characters accepted values hold as text: a string its length, a list its items' and one each, anything else one.
 
-    It walks without recursion, so a deeply nested hostile answer is measured, not a crash.
+    Accepted values are normalised (text, numbers, booleans, lists of text), so
+    one level of lists is all there is to measure.
     """
-    total, pending = 0, [values]
-    while pending:
-        value = pending.pop()
+    total = 0
+    for value in values.values():
         if isinstance(value, str):
             total += len(value)
-        elif isinstance(value, Mapping):
-            pending.extend(value.keys())
-            pending.extend(value.values())
-        elif isinstance(value, (list, tuple)):
-            total += len(value)
-            pending.extend(value)
+        elif isinstance(value, list):
+            total += len(value) + sum(len(item) if isinstance(item, str) else 1 for item in value)
         else:
             total += 1
     return total

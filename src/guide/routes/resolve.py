@@ -18,6 +18,7 @@ from guide.docroot.built import Built
 from guide.docroot.entrypoints import Entrypoint
 from guide.docroot.layout import has_frontmatter
 from guide.errors import AuthoringError, NotFoundError
+from guide.forms.declare import digest
 from guide.forms.resolve import Request
 from guide.routes import help as help_text
 from guide.routes import suggest
@@ -90,6 +91,7 @@ class Call:
     def request(self, *, can_elicit: bool, active_phase: str | None) -> Request:
         """The core's view of this call, for a client that can (or cannot) answer forms."""
         entrypoint = self.entrypoint
+        fingerprint = self.built.value(("form digest", entrypoint.kind, entrypoint.name), lambda: digest(entrypoint.forms))
         return Request(
             entrypoint=entrypoint.uri,
             forms=entrypoint.forms,
@@ -98,6 +100,7 @@ class Call:
             arg_fields=entrypoint.listed("args"),
             active_phase=active_phase,
             can_elicit=can_elicit,
+            digest=fingerprint,  # worked out once per snapshot, not for every request
         )
 
 
