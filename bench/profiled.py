@@ -6,6 +6,14 @@ exit. Segment N is written to OUTDIR/segment-N.txt (pyinstrument's call tree),
 OUTDIR/segment-N-flat.txt (functions by self time), OUTDIR/segment-N.json
 (self time by library, and time spent importing) and OUTDIR/segment-N.pyisession
 (the raw session).
+
+pyinstrument follows one thread, and a Guide server builds in worker threads
+(`guide.server.work`). So each piece of work Guide hands to a worker is
+profiled in its thread as well, and a segment's worker profiles are written
+beside the main thread's: OUTDIR/segment-N-workers.txt and
+OUTDIR/segment-N-workers.json (the same shares, plus the seconds the workers ran).
+The main thread's profile is then the event loop's part: FastMCP's and the SDK's
+work, and whatever Guide answers on the loop.
 """
 
 from __future__ import annotations
@@ -15,11 +23,14 @@ import os
 import runpy
 import signal
 import sys
+import threading
+import time
 from pathlib import Path
 
 from pyinstrument import Profiler
 from pyinstrument.frame import Frame
 from pyinstrument.renderers import ConsoleRenderer
+from pyinstrument.session import Session
 
 # The first matching fragment of a frame's file path names its library.
 LIBRARIES = (
@@ -68,6 +79,37 @@ class Segments:
         self.out = out
         self.count = 0
         self.profiler = Profiler(interval=0.001, async_mode="disabled")
+        self.workers: list = []
+        self.worker_seconds = 0.0
+        self.lock = threading.Lock()
+
+    def in_worker(self, work):
+        """`work`, profiled in the thread that runs it, its session kept for the current segment."""
+        def profiled(*args):
+            profiler = Profiler(interval=0.001, async_mode="disabled")
+            began = time.perf_counter()
+            profiler.start()
+            try:
+                return work(*args)
+            finally:
+                profiler.stop()
+                with self.lock:
+                    self.worker_seconds += time.perf_counter() - began
+                    if profiler.last_session is not None:
+                        self.workers.append(profiler.last_session)
+        return profiled
+
+    def _write_workers(self, stem: Path) -> None:
+        with self.lock:
+            sessions, seconds = self.workers, self.worker_seconds
+            self.workers, self.worker_seconds = [], 0.0
+        combined = None
+        for session in sessions:
+            combined = session if combined is None else Session.combine(combined, session)
+        summary = {**shares(combined.root_frame() if combined else None), "worker_wall_s": seconds, "pieces": len(sessions)}
+        Path(f"{stem}-workers.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+        if combined is not None:
+            Path(f"{stem}-workers.txt").write_text(ConsoleRenderer(show_all=False).render(combined), encoding="utf-8")
 
     def start(self) -> None:
         self.profiler.start()
@@ -82,15 +124,34 @@ class Segments:
         stem.with_suffix(".json").write_text(json.dumps(shares(session.root_frame() if session else None), indent=2), encoding="utf-8")
         if session is not None:
             session.save(str(stem.with_suffix(".pyisession")))  # for re-rendering: `pyinstrument --load FILE`
+        self._write_workers(stem)
         self.count += 1
         self.profiler = Profiler(interval=0.001, async_mode="disabled")
         self.profiler.start()
+
+
+def _profile_workers(segments: Segments) -> None:
+    """Profile the work a Guide server's requests hand to worker threads (patched before Guide's own modules import it).
+
+    Background work (the start check, keeping parses) is left out: nobody waits for it.
+    """
+    try:
+        from guide.server import work
+    except ImportError:  # not a Guide process (the baseline server)
+        return
+    original = work.off_loop
+
+    async def off_loop(function, *args):
+        return await original(segments.in_worker(function), *args)
+
+    work.off_loop = off_loop
 
 
 def main() -> None:
     out, module, args = Path(sys.argv[1]), sys.argv[2], sys.argv[3:]
     out.mkdir(parents=True, exist_ok=True)
     segments = Segments(out)
+    _profile_workers(segments)
     signal.signal(signal.SIGUSR1, segments.cut)
     sys.argv = [module, *args]
     # `guide` ends its process with os._exit; here it must return, so the last segment is written.

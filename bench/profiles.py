@@ -8,8 +8,11 @@ Four profiles of real processes over stdio (pyinstrument, through
 - guide-help: segment 0 start to the answer of a first `guide://_help` read (B9)
 - check: `guide check` (B10)
 
-Every Guide process gets an empty parse cache. Each segment's files are
-described in `bench/profiled.py`; the sums by library are printed at the end.
+Every Guide process gets an empty parse cache (with `--primed`, the listing and
+help servers get the parses a `guide check` kept, as after a restart). Each segment's files are
+described in `bench/profiled.py`; the sums by library are printed at the end,
+for the main thread (the event loop: FastMCP's part of a listing) and for the
+work Guide's requests ran in worker threads (Guide's part).
 """
 
 from __future__ import annotations
@@ -60,11 +63,14 @@ async def _help(out: Path, module_args: list[str], env: dict[str, str], log_file
         await _cut(out)
 
 
-async def profile(root: Path, out: Path, workdir: Path) -> None:
+async def profile(root: Path, out: Path, workdir: Path, primed: bool = False) -> None:
     for name in ("guide-listing", "baseline-listing", "guide-help", "check"):
         shutil.rmtree(out / name, ignore_errors=True)
     project = project_dir(workdir)
     serve = ["guide", "serve", "--docroot", str(root), "--project", str(project)]
+    if primed:
+        for label in ("listing", "help"):
+            await timed_run([sys.executable, "-m", "guide", "check", str(root)], env=guide_cache_env(workdir, label))
     log("profiling Guide's listing ...")
     listing = await _listing(out / "guide-listing", serve, guide_cache_env(workdir, "listing"), workdir / "serve.log")
     items = workdir / "items.json"
@@ -77,8 +83,11 @@ async def profile(root: Path, out: Path, workdir: Path) -> None:
     await timed_run([sys.executable, "-m", "bench.profiled", str(out / "check"), "guide", "check", str(root)], env=guide_cache_env(workdir, "check"))
     for summary in sorted(out.glob("*/segment-*.json")):
         data = json.loads(summary.read_text(encoding="utf-8"))
+        if summary.stem.endswith("-workers") and not data["pieces"]:
+            continue
         top = ", ".join(f"{name} {seconds:.2f}" for name, seconds in list(data["self_s_by_library"].items())[:6])
-        print(f"{summary.parent.name}/{summary.stem}: {data['total_s']:.2f} s (imports {data['importing_s']:.2f} s); self time: {top}")
+        where = f"{data['pieces']} pieces in worker threads, {data['worker_wall_s']:.2f} s" if "pieces" in data else "main thread"
+        print(f"{summary.parent.name}/{summary.stem} ({where}): {data['total_s']:.2f} s (imports {data['importing_s']:.2f} s); self time: {top}")
 
 
 def main() -> None:
@@ -86,6 +95,7 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=10000, help="entrypoints of the generated docroot (default: 10000)")
     parser.add_argument("--docroot", type=Path, help="profile this docroot instead of generating one")
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "profiles", help="output folder")
+    parser.add_argument("--primed", action="store_true", help="the listing and help servers start from parses kept by `guide check` (a restart, as in B9 and B10)")
     options = parser.parse_args()
     quiet()
     with tempfile.TemporaryDirectory(prefix="guide-profile-") as temp:
@@ -93,7 +103,7 @@ def main() -> None:
         root = options.docroot or workdir / "docroot"
         if options.docroot is None:
             generate(root, options.size)
-        asyncio.run(profile(root.resolve(), options.out.resolve(), workdir))
+        asyncio.run(profile(root.resolve(), options.out.resolve(), workdir, options.primed))
 
 
 if __name__ == "__main__":

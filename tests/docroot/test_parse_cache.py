@@ -387,3 +387,17 @@ def test_saving_on_one_thread_while_another_parses(tmp_path, folder):
     again = opened(root, folder)
     read_all(again, sorted(many))
     assert (again.parses.parsed, again.parses.reused) == (0, len(many))
+
+
+def test_files_first_looked_up_after_a_save_still_use_the_kept_parses(root, folder):
+    """A restarted server whose start check saved before its first full listing (which looks up every file) parses nothing."""
+    run_process(root, folder)
+    docroot = opened(root, folder)
+    built = docroot.current()
+    first, rest = list(FILES)[:3], list(FILES)[3:]
+    for rel in first:
+        built.parsed(rel)
+    docroot.keep_parses(if_loaded=True)  # what the start check does once it has logged the start line
+    for rel in rest:
+        built.parsed(rel)
+    assert (docroot.parses.parsed, docroot.parses.reused) == (0, len(FILES))

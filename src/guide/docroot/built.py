@@ -8,9 +8,9 @@ for what is cached and for how long:
   whose stamp did not change; everything else starts afresh.
 - **Per file**: the frontmatter (from the store's kept parses when the file's
   stamp matches, else read and parsed) and the forms it declares. A listing
-  needs only these, so it keeps no text. A file's text and the template facts of
-  its body are read when needed and kept in bounded memos: a check of every file
-  keeps the last thousand or so, and a render reads a body it lost again.
+  needs only these. A file's text and the template facts of its body are kept in
+  bounded memos as they are read: a check of every file keeps the last thousand
+  or so, and a render reads a body it lost again.
 - **Per snapshot**: entrypoints and their checks, aliases, names and summaries,
   whole listings, and bounded memos (renders, resolved reads) that callers above
   name (`memo`, `remember`).
@@ -32,7 +32,7 @@ from guide.docroot.config import REQUIRES, Config
 from guide.docroot.entrypoints import Entrypoint, Findings, Kind
 from guide.docroot.frontmatter import Front, FrontmatterError, Parsed, Summary, listed, split, summary
 from guide.docroot.layout import Layout
-from guide.docroot.partials import Expansion, PartialGraph
+from guide.docroot.partials import Expansion, PartialGraph, expansion_problem
 from guide.docroot.snapshot import Snapshot, same_files
 from guide.docroot.store.parses import StoredParses, digest
 from guide.errors import Problem
@@ -108,7 +108,7 @@ class Built:
         """The frontmatter of a template file, or why it cannot be read (the kept parse when the stamp fits, else parsed)."""
         work = self._work(rel)
         if work.front is None and not self._kept(rel, work):
-            self._parse(rel, work)  # the text is not kept: a listing needs only the frontmatter
+            self.remember("texts", rel, self._parse(rel, work))  # read anyway: a check asks for the body next
         return work.front
 
     def parsed(self, rel: str) -> Parsed | FrontmatterError:
@@ -243,7 +243,9 @@ class Built:
         return self._summary(rel).description if rel in self.snapshot.sources else ""
 
     def report(self) -> tuple[list[Problem], list[Problem]]:
-        """Every authoring problem and note of the docroot: config, layout, partials and entrypoints (whatever their `requires-*`)."""
+        """Every authoring problem and note of the docroot: config, layout, partials and entrypoints (whatever their `requires-*`).
+
+        This is `guide check`'s whole report but for documents and skill members (`lint`)."""
         return self.value("report", self._report)
 
     # Memos for callers above.
@@ -375,18 +377,27 @@ class Built:
 
     def _report(self) -> tuple[list[Problem], list[Problem]]:
         layout = self.snapshot.layout
-        problems = [*self.snapshot.config_problems, *layout.problems, *entrypoints.alias_problems(layout.commands, self)]
-        notes = list(layout.notes)
+        problems, notes = [], list(layout.notes)
+        # Each entrypoint whole, one after the other: its text and template facts are used while still in their memos.
+        for kind in ("command", "skill"):
+            for name, rel in self.snapshot.table(kind).items():
+                found, noted = self.checks(self.entrypoint(kind, name))
+                problems += [*found, *self._too_large(rel)]
+                notes += noted
+        problems += [*self.snapshot.config_problems, *layout.problems, *entrypoints.alias_problems(layout.commands, self)]
         for rel in layout.partials.values():
             partial_problems, partial_notes = entrypoints.partial_report(rel, self)
             problems += partial_problems
             notes += partial_notes
-        for kind in ("command", "skill"):
-            for name in self.snapshot.table(kind):
-                found, noted = self.checks(self.entrypoint(kind, name))
-                problems += found
-                notes += noted
         return _ordered(problems), _ordered(notes)
+
+    def _too_large(self, rel: str) -> list[Problem]:
+        """The error of an entrypoint whose partials alone expand past the output cap (reported by `guide check` only)."""
+        parsed, facts = self.parsed(rel), self.template(rel)
+        if not isinstance(parsed, Parsed) or not facts.inclusions:
+            return []
+        found = expansion_problem(rel, parsed.body_line, facts, self.expansion(rel))
+        return [found] if found is not None else []
 
 
 def same_listings(before: Built, after: Built) -> bool:

@@ -6,8 +6,7 @@ from typing import Any
 
 from guide.docroot import documents, files
 from guide.docroot.built import Built
-from guide.docroot.frontmatter import FrontmatterError, Parsed, split
-from guide.docroot.partials import expansion_problem
+from guide.docroot.frontmatter import FrontmatterError, split
 from guide.errors import Problem
 
 PROBLEM_FIELDS = {"path", "line", "form", "field", "message"}
@@ -36,7 +35,6 @@ def lint(built: Built) -> Report:
     """Check every file of the docroot, whatever its `requires-*` say."""
     problems, notes = built.report()  # builds every entrypoint
     layout = built.snapshot.layout
-    problems = problems + [found for rel in [*layout.commands.values(), *layout.skills.values()] if (found := _expansion(built, rel))]
     for rel in layout.documents.values():
         document_problems, document_notes = documents.checks(built, rel)
         problems, notes = problems + list(document_problems), notes + list(document_notes)
@@ -75,14 +73,6 @@ def _forms_never_asked(root: Path, rel: str) -> list[Problem]:
         return []
     message = "`elicitation` here is never asked: a skill member is served as written; declare forms in a command or a SKILL.md"
     return [Problem(path=rel, line=parsed.first_line, message=message)]
-
-
-def _expansion(built: Built, rel: str) -> Problem | None:
-    """The error of an entrypoint whose partials alone expand past the output cap (reported by `guide check` only)."""
-    parsed, facts = built.parsed(rel), built.template(rel)
-    if not isinstance(parsed, Parsed) or not facts.inclusions:
-        return None
-    return expansion_problem(rel, parsed.body_line, facts, built.expansion(rel))
 
 
 def _ordered(problems: list[Problem]) -> list[Problem]:

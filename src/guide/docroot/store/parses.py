@@ -52,7 +52,6 @@ class StoredParses:
         self._loaded: dict[str, list] | None = None  # rel -> record, as stored; read on first use
         self._fresh: dict[str, list] = {}  # records made since the last save
         self._dirty = False
-        self._saved = False  # once saved, the records are let go: a lookup can then only find what was parsed since
         self._lock = threading.Lock()
 
     def summary(self, rel: str, stamp: Stamp) -> Summary | None:
@@ -87,6 +86,10 @@ class StoredParses:
 
     def remember(self, rel: str, stamp: Stamp, text: str, parsed: Parsed | FrontmatterError, *, read_ns: int) -> None:
         """Keep what parsing `text` (file `rel` at `stamp`, read at `read_ns`) gave, for the next save."""
+        if not self.store.usable:  # nothing will be saved (caches off): a record would only cost its making
+            with self._lock:
+                self.parsed += 1
+            return
         front = parsed.front if isinstance(parsed, Parsed) else parsed
         record = _record(front, text)
         with self._lock:
@@ -124,15 +127,15 @@ class StoredParses:
         if changed:
             self.store.save(KIND, self.name, {"root": self.name, "files": entries})
         with self._lock:
-            # Every file was looked up before a save (or never will be): a later lookup is for a changed file, whose
-            # stamp no kept record can match. So the records need not stay in memory (6 MB at 10,000 files).
-            self._loaded, self._dirty, self._saved = None, False, True
+            # The records need not stay in memory (6 MB at 10,000 files): most lookups come before a save. A file
+            # first looked up after it (a listing after the start check) loads them again, once, from what was saved.
+            self._loaded, self._dirty = None, False
 
     def _record(self, rel: str, stamp: Stamp) -> list | None:
         fresh = self._fresh.get(rel)
         if fresh:
             record = fresh
-        elif self._loaded is None and (self.load_after > 0 or self._saved):
+        elif self._loaded is None and self.load_after > 0:
             self.load_after -= 1
             return None
         else:
