@@ -95,7 +95,7 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=10000, help="entrypoints of the generated docroot (default: 10000)")
     parser.add_argument("--docroot", type=Path, help="profile this docroot instead of generating one")
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "profiles", help="output folder")
-    parser.add_argument("--primed", action="store_true", help="the listing and help servers start from parses kept by `guide check` (a restart, as in B9 and B10)")
+    parser.add_argument("--primed", action="store_true", help="the listing and help servers start from the parses a `guide check` kept (a restart)")
     options = parser.parse_args()
     quiet()
     with tempfile.TemporaryDirectory(prefix="guide-profile-") as temp:

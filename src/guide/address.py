@@ -37,6 +37,8 @@ PROMPT_PREFIXES = ("_", ":", ";")
 _QUOTING = re.compile(r"['\"\\]")
 _SPACES = re.compile("[ \t\r\n]+")
 """What shlex treats as quoting and as space in a prompt line (POSIX mode, no comments)."""
+_UNRESERVED = re.compile(r"[A-Za-z0-9_.~-]*")
+"""What `quote` leaves as it is."""
 
 TargetKind = Literal["help", "command", "skill", "member", "document"]
 Keywords = Mapping[str, tuple[str, ...]]
@@ -277,7 +279,7 @@ def _skill_file(parts, uri: str) -> Target:
 
 
 def _segment(text: str) -> str:
-    return quote(text, safe="")
+    return text if _UNRESERVED.fullmatch(text) else quote(text, safe="")  # most names need no escaping
 
 
 def _query(query: str) -> tuple[dict[str, tuple[str, ...]], bool]:

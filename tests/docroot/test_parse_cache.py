@@ -390,7 +390,7 @@ def test_saving_on_one_thread_while_another_parses(tmp_path, folder):
 
 
 def test_files_first_looked_up_after_a_save_still_use_the_kept_parses(root, folder):
-    """A restarted server whose start check saved before its first full listing (which looks up every file) parses nothing."""
+    """A restarted server whose start check saves (nothing new) while its first full listing looks files up parses nothing."""
     run_process(root, folder)
     docroot = opened(root, folder)
     built = docroot.current()

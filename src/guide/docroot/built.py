@@ -8,9 +8,9 @@ for what is cached and for how long:
   whose stamp did not change; everything else starts afresh.
 - **Per file**: the frontmatter (from the store's kept parses when the file's
   stamp matches, else read and parsed) and the forms it declares. A listing
-  needs only these. A file's text and the template facts of its body are kept in
-  bounded memos as they are read: a check of every file keeps the last thousand
-  or so, and a render reads a body it lost again.
+  needs only these, so it keeps no text. A file's text and the template facts of
+  its body are read when needed and kept in bounded memos: a check of every file
+  keeps the last thousand or so, and a render reads a body it lost again.
 - **Per snapshot**: entrypoints and their checks, aliases, names and summaries,
   whole listings, and bounded memos (renders, resolved reads) that callers above
   name (`memo`, `remember`).
@@ -108,7 +108,7 @@ class Built:
         """The frontmatter of a template file, or why it cannot be read (the kept parse when the stamp fits, else parsed)."""
         work = self._work(rel)
         if work.front is None and not self._kept(rel, work):
-            self.remember("texts", rel, self._parse(rel, work))  # read anyway: a check asks for the body next
+            self._parse(rel, work)  # the text is not kept: a listing needs only the frontmatter
         return work.front
 
     def parsed(self, rel: str) -> Parsed | FrontmatterError:

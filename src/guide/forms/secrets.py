@@ -33,6 +33,8 @@ SECRET_WORDS = (
 _RUN_TOGETHER = {term.replace(" ", ""): term for term in SECRET_WORDS}
 _RUNS = tuple(_RUN_TOGETHER)
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_ANYWHERE = re.compile("|".join(_RUNS), re.IGNORECASE)
+_SEPARATORS = re.compile(r"[^A-Za-z0-9]+")
 
 
 def words(text: str) -> list[str]:
@@ -42,6 +44,8 @@ def words(text: str) -> list[str]:
 
 def secret_term(text: str) -> str | None:
     """The secret term a field name or title ends a word with (`api key` for `github_api_key`), if any."""
+    if not _ANYWHERE.search(_SEPARATORS.sub("", text)):  # most names hold no secret term anywhere: no need for words
+        return None
     joined = ""
     for word in words(text):
         joined += word

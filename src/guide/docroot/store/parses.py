@@ -52,6 +52,7 @@ class StoredParses:
         self._loaded: dict[str, list] | None = None  # rel -> record, as stored; read on first use
         self._fresh: dict[str, list] = {}  # records made since the last save
         self._dirty = False
+        self._saved = False  # once written, the records are let go: a lookup can then only find what was parsed since
         self._lock = threading.Lock()
 
     def summary(self, rel: str, stamp: Stamp) -> Summary | None:
@@ -124,18 +125,19 @@ class StoredParses:
             kept = set(keep)
             changed = changed or any(rel not in kept for rel in entries)
             entries = {rel: record for rel, record in entries.items() if rel in kept}
-        if changed:
-            self.store.save(KIND, self.name, {"root": self.name, "files": entries})
+        if not changed:
+            return  # nothing to write, and what is loaded stays of use: a listing may still be looking files up
+        self.store.save(KIND, self.name, {"root": self.name, "files": entries})
         with self._lock:
-            # The records need not stay in memory (6 MB at 10,000 files): most lookups come before a save. A file
-            # first looked up after it (a listing after the start check) loads them again, once, from what was saved.
-            self._loaded, self._dirty = None, False
+            # Something new was parsed, so files are being read anyway; the records need not stay in memory
+            # (6 MB at 10,000 files). A file first looked up after this is parsed rather than the file loaded again.
+            self._loaded, self._dirty, self._saved = None, False, True
 
     def _record(self, rel: str, stamp: Stamp) -> list | None:
         fresh = self._fresh.get(rel)
         if fresh:
             record = fresh
-        elif self._loaded is None and self.load_after > 0:
+        elif self._loaded is None and (self.load_after > 0 or self._saved):
             self.load_after -= 1
             return None
         else:
