@@ -1,6 +1,7 @@
 """The `guide` command line: init, serve, check, render and try."""
 
 import argparse
+import gc
 import logging
 import os
 import sys
@@ -10,6 +11,9 @@ from typing import NoReturn
 from guide import __version__
 from guide.cli import check, init, render, serve, tryout
 from guide.examples import DOCROOT as EXAMPLE_DOCROOT
+
+YOUNG_COLLECTION = 10_000
+"""Allocations between two collections of the youngest objects in a `guide` process (CPython's default: 700)."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -24,6 +28,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run() -> NoReturn:
     """The `guide` program: run the command line, then end the process with its status."""
+    # Building a large docroot makes hundreds of thousands of long-lived objects in bursts. At CPython's
+    # default the collector then runs full collections over all of them again and again: 15 during the
+    # first listing of 3,000 entrypoints, a third of its time. Collecting young objects less often leaves
+    # 3 (BENCHMARKS.md, "The garbage collector"); nothing is frozen or switched off.
+    gc.set_threshold(YOUNG_COLLECTION, *gc.get_threshold()[1:])
     status = main()
     # A server that has served a large docroot holds millions of small objects, and the
     # interpreter's teardown would free them one by one: most of a second at 10k files,
