@@ -1,4 +1,4 @@
-"""The code passes the project's lint rules (ruff, configured in pyproject.toml)."""
+"""The code passes the project's lint rules (ruff, configured in pyproject.toml), keeps the forms core pure, and imports only downwards."""
 
 import ast
 import shutil
@@ -42,3 +42,24 @@ def test_the_forms_core_imports_no_protocol_or_io_module_and_opens_no_file():
             names = {alias.name for node in inner if isinstance(node, ast.Import) for alias in node.names}
             names |= {node.module or "" for node in inner if isinstance(node, ast.ImportFrom)}
             assert names <= DEFERRED_IN_CORE, f"{path.name}: {function.name} imports {sorted(names)} inside a function"
+
+
+# The layers, bottom up (docs/architecture.md); the top-level modules (address, text, errors, ...) are leaves below them all.
+LAYERS = {"forms": 1, "render": 2, "docroot": 3, "routes": 4, "server": 5, "cli": 6}
+
+
+def _layer(module: str) -> int:
+    parts = module.split(".")
+    return LAYERS.get(parts[1], 0) if parts[0] == "guide" and len(parts) > 1 else 0
+
+
+def test_no_module_imports_from_a_layer_above_its_own():
+    for path in sorted((ROOT / "src" / "guide").rglob("*.py")):
+        module = ".".join(path.relative_to(ROOT / "src").with_suffix("").parts)
+        if module == "guide.__main__":  # the program's entry point runs the command line
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
+            names += [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+            for name in names:
+                assert _layer(name) <= _layer(module), f"{module} imports {name}, a layer above it"
