@@ -14,7 +14,6 @@ each is type-checked when used, and a bad one is parsed again and replaced.
 import hashlib
 import json
 import threading
-import time
 from collections.abc import Collection
 from pathlib import Path
 from typing import Any
@@ -79,11 +78,9 @@ class StoredParses:
         record = self._record(rel, stamp)
         if record is None or record[5] != digest(text):
             return None
-        found = self._restore(rel, record)
-        if found is not None and _racy(record):
-            with self._lock:  # read again now: if its change lies far enough back, the record is no longer racy
-                self._fresh[rel] = [*record[:4], time.time_ns(), *record[5:]]
-        return found
+        # A racy record stays racy (it is checked against the text each time): promoting it would mean writing the
+        # kept parses while a listing may still be looking files up, which lets the loaded ones go.
+        return self._restore(rel, record)
 
     def remember(self, rel: str, stamp: Stamp, text: str, parsed: Parsed | FrontmatterError, *, read_ns: int) -> None:
         """Keep what parsing `text` (file `rel` at `stamp`, read at `read_ns`) gave, for the next save."""
