@@ -162,6 +162,27 @@ def test_21_1_a_changed_description_changes_the_listings_and_a_body_edit_does_no
     assert docroot.current().document_description("runbook.md") == "The platform runbook"
 
 
+def test_a_body_edit_keeps_the_listings_of_a_build_that_listed_from_kept_summaries(tmp_path, monkeypatch):
+    """A restarted server lists from the kept parses alone; a body edit then is no listing change (C3: nothing announced)."""
+    root = write_files(tmp_path / "docroot", {**FILES, "handbook.md": "---\ndescription: Handbook\n---\n# Handbook\n"})
+    first = Docroot(root, store=Store(tmp_path / "cache"))
+    lint(first.current())
+    first.keep_parses()
+    monkeypatch.setattr(parses_module, "RACY_NS", -(10**18))  # as if every file had been written long before it was read
+    docroot = Docroot(root, store=Store(tmp_path / "cache"))
+    docroot.parses.load_after = 0
+    before = docroot.current()
+    before.documents(), before.document_description("handbook.md")  # what a listing reads: the kept summary
+    assert before._files["handbook.md"].front is None
+    write_files(root, {"handbook.md": "---\ndescription: Handbook\n---\n# Handbook, edited\n"})
+    docroot.invalidate([root / "handbook.md"])
+    body_edited = docroot.current()
+    assert same_listings(before, body_edited)
+    write_files(root, {"handbook.md": "---\ndescription: The handbook\n---\n# Handbook\n"})
+    docroot.invalidate([root / "handbook.md"])
+    assert not same_listings(before, docroot.current())
+
+
 def test_21_1_a_first_read_of_a_document_reads_its_file_once(tmp_path, monkeypatch):
     root = write_files(tmp_path / "docroot", FILES)
     docroot = Docroot(root, store=Store(tmp_path / "cache"))

@@ -405,8 +405,11 @@ def same_listings(before: Built, after: Built) -> bool:
 
     A body edit keeps the listings; a file added, removed or renamed, a changed
     guide.yaml, or changed frontmatter (which may rename, describe or hide an
-    entrypoint, or change its fields) does not. A changed file whose frontmatter
-    the earlier build never read counts as changed. Reads files: never on the event loop.
+    entrypoint, or change its fields) does not. An earlier build that listed a
+    file from its kept summary alone (no frontmatter read, so no template or
+    prompt of it built) showed only that summary, so the summaries are compared;
+    a changed file the earlier build knew nothing of counts as changed. Reads
+    files: never on the event loop.
     """
     if before is after:
         return True
@@ -416,7 +419,11 @@ def same_listings(before: Built, after: Built) -> bool:
     for rel, source in after.snapshot.sources.items():
         if old_sources.get(rel) != source:
             old = before._files.get(rel)
-            if old is None or old.front is None or _listed(old.front) != _listed(after.front(rel)):
+            if old is None or (old.front is None and old.summary is None):
+                return False
+            if old.front is not None and _listed(old.front) != _listed(after.front(rel)):
+                return False
+            if old.front is None and old.summary != summary(after.front(rel)):
                 return False
     return True
 
