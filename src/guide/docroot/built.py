@@ -71,6 +71,9 @@ class Built:
         self.parses = parses
         self._lock = threading.Lock()
         self._files = _carried(snapshot, previous)
+        # The previous build may still be at work (a listing in progress as this build is made): what it makes later
+        # for an unchanged file is taken over when first asked for (`_known`), not lost.
+        self._previous = (previous._files, previous.snapshot.sources) if previous is not None else None
         self._values: dict[Hashable, Any] = {}
         self._memos: dict[str, dict[Hashable, Any]] = {name: {} for name in MEMO_SIZES}
         self._graph = PartialGraph(snapshot.layout.partials, lambda name: self.template(snapshot.layout.partials[name]))
@@ -281,7 +284,16 @@ class Built:
         work = self._files.get(rel)
         if work is None:
             with self._lock:
-                work = self._files.setdefault(rel, _FileWork())
+                work = self._files.setdefault(rel, self._known(rel) or _FileWork())
+        return work
+
+    def _known(self, rel: str) -> "_FileWork | None":
+        """This build's work for a file, or the previous build's if the file is unchanged since (None: none yet)."""
+        work = self._files.get(rel)
+        if work is None and self._previous is not None:
+            files, sources = self._previous
+            if rel in self.snapshot.sources and sources.get(rel) == self.snapshot.sources[rel]:
+                work = files.get(rel)
         return work
 
     def _kept(self, rel: str, work: _FileWork) -> bool:
@@ -418,7 +430,7 @@ def same_listings(before: Built, after: Built) -> bool:
     old_sources = before.snapshot.sources
     for rel, source in after.snapshot.sources.items():
         if old_sources.get(rel) != source:
-            old = before._files.get(rel)
+            old = before._known(rel)
             if old is None or (old.front is None and old.summary is None):
                 return False
             if old.front is not None and _listed(old.front) != _listed(after.front(rel)):
