@@ -2,10 +2,10 @@
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 import httpx2
+from docroot.conftest import write_files  # noqa: F401  (the robustness tests take it from here)
 from fastmcp import FastMCP
 from mcp import MCPError
 
@@ -46,10 +46,3 @@ async def health(http: httpx2.AsyncClient) -> tuple[int, str]:
     return response.status_code, response.text.strip()
 
 
-def write_files(root: Path, files: dict[str, str]) -> Path:
-    """Write a small docroot (its folders made as needed) and return it."""
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
