@@ -19,7 +19,7 @@ from guide.docroot.folder import Docroot
 from guide.docroot.store import disk, parses
 from guide.docroot.store.disk import Store
 from robustness.conftest import MODES
-from robustness.served import write_files
+from robustness.served import until, write_files
 from robustness.under_ceiling import guide, http_server
 
 BIG, USES = 50_000, 10_000
@@ -140,3 +140,16 @@ async def test_a_server_serves_the_healthy_files_and_refuses_the_bomb_in_one_lin
     assert refused.value.error.message == COMMAND_MESSAGE
     text = log.read_text(errors="replace")
     assert "Traceback" not in text and "MemoryError" not in text, text[-3000:]
+
+
+async def test_the_server_counts_both_bombs_in_its_start_line(bombed):
+    url, log = bombed
+    async with Client(url) as client:
+        await client.read_resource("guide://_ok")  # the start check runs once the server has answered and is calm
+        started = await until(lambda: _start_line(log), "the start line")
+    assert started.endswith("3 commands, 0 skills, 0 partials, 1 document; 2 authoring errors (`guide check "
+                            f"{log.parent.parent / 'docroot'}` lists them)"), started
+
+
+async def _start_line(log) -> str | None:
+    return next((line for line in log.read_text(errors="replace").splitlines() if " guide: serving " in line), None)

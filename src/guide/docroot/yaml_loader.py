@@ -19,6 +19,8 @@ from yaml.composer import Composer
 from yaml.constructor import ConstructorError
 from yaml.events import AliasEvent, CollectionStartEvent, ScalarEvent
 
+from guide.text import quoted
+
 INTERNED_LENGTH = 40
 MAX_VALUES = 100_000
 """The most values (counting every repetition an alias makes) a YAML text may hold."""
@@ -53,7 +55,7 @@ class Loader(_SafeLoader):
                 continue
             key = self.construct_object(key_node)
             if key in seen:
-                problem = f"key {key_node.value!r} appears twice in one mapping (first on line {seen[key]}); YAML would keep only the last"
+                problem = f"key {quoted(key_node.value)} appears twice in one mapping (first on line {seen[key]}); YAML would keep only the last"
                 raise ConstructorError(None, None, problem, key_node.start_mark)
             seen[key] = self.first_line + key_node.start_mark.line
         return super().construct_mapping(node, deep)
