@@ -19,7 +19,7 @@ from yaml.composer import Composer
 from yaml.constructor import ConstructorError
 from yaml.events import AliasEvent, CollectionStartEvent, ScalarEvent
 
-from guide.text import quoted
+from guide.text import clip, quoted
 
 INTERNED_LENGTH = 40
 MAX_VALUES = 100_000
@@ -102,19 +102,19 @@ class CountingLoader(Composer, Loader):
         if alias.anchor not in self.anchors:
             return  # PyYAML's own error follows ("found undefined alias")
         size = self._sizes.get(alias.anchor)
-        line = alias.start_mark.line
+        line, name = alias.start_mark.line, clip(alias.anchor)
         if size is None:
-            raise ExpansionError(f"aliases expand without end here (`*{alias.anchor}` is inside the value `&{alias.anchor}` marks); write the values out", line)
+            raise ExpansionError(f"aliases expand without end here (`*{name}` is inside the value `&{name}` marks); write the values out", line)
         values, chars = size
         self.values += values
         self.chars += chars
         if self.chars > MAX_EXPANDED:
             raise ExpansionError(
-                f"aliases expand to more than {MAX_EXPANDED:,} characters here (`*{alias.anchor}` repeats {chars:,} each time);"
+                f"aliases expand to more than {MAX_EXPANDED:,} characters here (`*{name}` repeats {chars:,} each time);"
                 " use fewer aliases of long values or write the values out", line)
         if self.values > MAX_VALUES:
             raise ExpansionError(
-                f"aliases expand to more than {MAX_VALUES:,} values here (`*{alias.anchor}` repeats {values:,} each time);"
+                f"aliases expand to more than {MAX_VALUES:,} values here (`*{name}` repeats {values:,} each time);"
                 " use fewer aliases or write the values out", line)
 
 
