@@ -13,6 +13,7 @@ import logging
 import time
 from collections.abc import Callable
 from contextvars import ContextVar
+from functools import partial
 from typing import Any
 
 from fastmcp.server.dependencies import get_access_token
@@ -177,8 +178,12 @@ def watch_state(counters: Counters, *, listen: Callable[[], dict[str, int]], rea
                 entries: Callable[[], dict[str, int]], store: Callable[[], bool]) -> None:
     """Read the gauges of state when scraped (nothing is counted between scrapes)."""
     for era in listen():
-        counters.listen.labels(era).set_function(lambda era=era: listen()[era])
+        counters.listen.labels(era).set_function(partial(_item, listen, era))
     for kind in ENTRY_KINDS:
-        counters.entries.labels(kind).set_function(lambda kind=kind: entries().get(kind, 0))
+        counters.entries.labels(kind).set_function(partial(_item, entries, kind))
     counters.ready.set_function(lambda: 1 if ready() else 0)
     counters.store.set_function(lambda: 1 if store() else 0)
+
+
+def _item(source: Callable[[], dict[str, int]], key: str) -> float:
+    return source().get(key, 0)
