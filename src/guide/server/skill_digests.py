@@ -25,6 +25,8 @@ from guide.routes.finish import document_text, finish
 from guide.routes.resolve import AddressRead, Call, Document, resolve
 
 DYNAMIC: Literal["dynamic"] = "dynamic"
+MEMBERS = "skill members"
+"""The build's value holding each skill's member paths."""
 PROBE_PHASE = "\x00guide-phase-probe"
 """A phase no project can be in: a render that prints or tests the phase differs from the render without one."""
 
@@ -51,12 +53,21 @@ def manifest(docroot: Docroot, built: Built, skill: Entrypoint) -> list[SkillRes
 
 
 def members(built: Built, skill: str) -> list[str]:
-    """The paths of a skill's members, sorted."""
-    return sorted(member for name, member in built.snapshot.layout.members if name == skill)
+    """The paths of a skill's members, sorted (grouped once per snapshot)."""
+    return built.value(MEMBERS, lambda: _by_skill(built)).get(skill, [])
+
+
+def _by_skill(built: Built) -> dict[str, list[str]]:
+    grouped: dict[str, list[str]] = {}
+    for name, member in sorted(built.snapshot.layout.members):
+        grouped.setdefault(name, []).append(member)
+    return grouped
 
 
 def _static_skill_file(built: Built, skill: Entrypoint) -> str | None:
     """The `SKILL.md` a Skills client reads when it is the same for every reader, else None."""
+    if skill.forms.forms:
+        return None  # a skill that declares forms may ask them (checked first: most skills have forms, and resolving costs)
     call = resolve(built, AddressRead(address.skill_file_address(skill.name)))
     if not isinstance(call, Call):
         return None
