@@ -41,6 +41,8 @@ class Catalog(Middleware):
         if context.method not in SHOWN or result is None:
             return result
         text = await self.text()
+        if not text:
+            return result
         if context.method == "tools/list":
             return [_described(tool, f"{self.description}\n\n{text}") if tool.name == READ_TOOL else tool for tool in result]
         instructions = f"{self.instructions}\n\n{text}"
