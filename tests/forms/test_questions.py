@@ -80,3 +80,9 @@ def test_c7_12_a_guide_prompt_caller_is_told_the_route_line():
     assert outcome.data()["prompt"] == {"name": "guide", "arguments": {"command": "_change --kind=bug --issue=<integer>"}}
     text = str(outcome.error)
     assert "guide://" not in text and "If level is high, also add --pager=<string>." in text
+
+
+def test_c7_12_a_long_prompt_argument_is_not_echoed_in_the_summary_line():
+    outcome = failed({"kind": "bug", "notes": "n" * 300}, Route("change"))
+    assert "n" * 300 not in outcome.message and outcome.message.endswith("for example the prompt change with issue=<integer>")
+    assert outcome.data()["prompt"]["arguments"]["notes"] == "n" * 300  # the data keeps what was given

@@ -14,7 +14,7 @@ from typing import Any
 
 from guide import address
 from guide.forms.declare import Form
-from guide.forms.failure import ADDRESS, Fail, Need, PersonQuestion, Route, described, failure
+from guide.forms.failure import ADDRESS, EXAMPLE_LENGTH, Fail, Need, PersonQuestion, Route, described, failure
 from guide.forms.fields import MISSING, Field
 from guide.forms.values import same_value
 from guide.text import one_line, show
@@ -46,7 +46,8 @@ def missing(
         arguments = _arguments(route, args, keywords, blanks)
         shown = ", ".join(f"{name}={value}" for name, value in arguments.items())
         what = "the flags" if route.line else "the prompt arguments"
-        message = f"this client cannot answer forms; supply {what}: {described(needs)}; for example the prompt {route.prompt} with {shown}"
+        example = shown if len(shown) <= EXAMPLE_LENGTH else ", ".join(f"{name}={_plain(need)}" for name, need in blanks.items())
+        message = f"this client cannot answer forms; supply {what}: {described(needs)}; for example the prompt {route.prompt} with {example}"
         way = [f"Then get the prompt {route.prompt} again with these arguments, each <...> replaced by an answer:", "", f"    {shown}"]
         prompt = {"name": route.prompt, "arguments": arguments}
     lines = [ASK, ""]
