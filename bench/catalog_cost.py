@@ -28,7 +28,7 @@ from pathlib import Path
 
 from fastmcp import Client
 
-from bench.docroot_gen import generate
+from bench.docroot_gen import generate, static_docroot
 from bench.measure import interleave_async, ratio_summary, summary
 from guide.docroot.folder import Docroot
 from guide.routes.catalog import catalog
@@ -36,6 +36,9 @@ from guide.server.app import create_server
 from guide.server.catalog import Catalog
 from guide.server.provider import DocrootProvider
 from guide.server.service import Service
+
+STATIC = "guide://_static"
+"""B1's command: a read every request pays the middleware for."""
 
 
 async def listing(client: Client) -> None:
@@ -94,6 +97,14 @@ async def warm_requests(rounds: int) -> dict:
 
         shaken = await interleave_async({side: (lambda side=side: handshake(side)) for side in servers}, rounds=rounds, inner=10)
         results["handshake"] = {"with_ms": summary([v * 1000 for v in shaken["with"]]), "ratio": ratio_summary(shaken["with"], shaken["without"])}
+        static = static_docroot(Path(project) / "static")
+        readers = {side: create_server(static, Path(project), watch=False) for side in ("with", "without")}
+        readers["without"].middleware[:] = [layer for layer in readers["without"].middleware if not isinstance(layer, Catalog)]
+        async with Client(readers["with"], mode="legacy") as with_client, Client(readers["without"], mode="legacy") as without_client:
+            read = await interleave_async(
+                {"with": lambda: with_client.read_resource(STATIC), "without": lambda: without_client.read_resource(STATIC)}, rounds=rounds * 3, inner=50
+            )
+        results["static_read"] = {"with_ms": summary([v * 1000 for v in read["with"]]), "ratio": ratio_summary(read["with"], read["without"])}
     return results
 
 
