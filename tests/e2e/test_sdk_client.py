@@ -182,3 +182,13 @@ async def test_the_read_resource_tool_reads_with_the_callback(session):
         document = await client.call_tool("read_resource", {"uri": "guide://lang/python"})
     assert not asked.is_error and "feature/search" in asked.content[0].text
     assert document.content[0].text.startswith("# Python")
+
+
+async def test_the_instructions_and_the_read_resource_tool_carry_the_catalog(session):
+    """Issue 26: an agent that sees only tools learns the commands from the handshake and the tool, over stdio and HTTP."""
+    async with session() as client:
+        instructions = client.instructions
+        tool = next(tool for tool in (await client.list_tools()).tools if tool.name == "read_resource")
+    entry = "- guide://_review: Review a change: uncommitted work, a branch or a pull request. Needs mode=<uncommitted|branch|pull-request>;"
+    assert instructions.startswith("Guide serves commands") and entry in instructions
+    assert entry in tool.description and "- guide://$workflow-review: " in tool.description
