@@ -27,11 +27,22 @@ def test_the_documented_failure_is_the_one_a_client_without_forms_gets():
     text = DOC.read_text()
     message = re.search(r"```\n(.*?)\n```", text, re.S).group(1)
     data = json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1))
-    call = resolve(Docroot(DOCROOT).current(), AddressRead(data["address"] + "?mode=branch"))
+    call = resolve(Docroot(DOCROOT).current(), AddressRead(data["address"]))
     outcome = step(call.request(can_elicit=False, active_phase=None))
     assert isinstance(outcome, Fail)
-    assert outcome.message == message
+    assert str(outcome.error) == message  # the summary line, then the agent channel's questions (C7.12 c)
+    assert outcome.message == message.partition("\n")[0]
     assert outcome.data() == data
+    assert [question["when"] for question in data["questions"]] == [None, {"mode": ["branch", "pull-request"]}, None]
+
+
+def test_every_key_of_a_question_is_documented():
+    text = DOC.read_text()
+    data = json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1))
+    section = text[text.index("## The agent channel") : text.index("## Retrying")]
+    documented = set(re.findall(r"^\| `([a-z]+)` \| ", section, re.M))
+    assert set(data["questions"][0]) <= documented
+    assert set(data["questions"][0]["fields"][0]) - set(data["fields"][0]) == {"titles"} and "`titles`" in section
 
 
 def test_every_reason_the_core_can_give_is_documented():

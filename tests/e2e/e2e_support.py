@@ -113,10 +113,10 @@ async def eventually(check: Callable[[], Awaitable[Any]], timeout: float = 5.0, 
 def missing_keywords_error(error: MCPError, mode: str, keywords: str) -> None:
     """Assert the failure of a client without form elicitation that must supply `keywords` (comma-separated, sorted)."""
     names = keywords.split(", ")
-    message = error.error.message
+    message, _, questions = error.error.message.partition("\n")  # a one-line summary, then the agent's questions (C7.12 c)
     assert message.startswith(f"this client cannot answer forms; supply the keywords: {names[0]} (")
     assert [message.index(f"{name} (") for name in names] == sorted(message.index(f"{name} (") for name in names)
-    assert "\n" not in message
+    assert "Do not guess" in questions and all(f"- `{name}` (" in questions for name in names)
     data = error.error.data
     assert data["reason"] == "missing" and [field["keyword"] for field in data["fields"]] == names
     if mode == "2026-07-28":

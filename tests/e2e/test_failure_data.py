@@ -46,18 +46,22 @@ async def test_c7_6_missing_names_each_field_with_an_example_address(server, con
     async with connect(server) as client:
         error = await read_error(client, "guide://_review?mode=branch")
         blank = await read_error(client, "guide://_review")
-    assert error.error.message == (
+    summary, _, questions = error.error.message.partition("\n")
+    assert summary == (
         "this client cannot answer forms; supply the keywords: reference (string, required; matching [A-Za-z0-9._/-]+); "
         "for example guide://_review?mode=branch&reference=<string>"
     )
+    assert questions.startswith("\nDo not guess these values")
     assert error.error.code == (MISSING_CAPABILITY if mode == "2026-07-28" else INVALID_PARAMS)
-    assert guide_data(error, mode) == {
+    data = guide_data(error, mode)
+    assert [question["form"] for question in data.pop("questions")] == ["reference"]
+    assert data == {
         "reason": "missing",
         "address": "guide://_review",
         "fields": [REFERENCE_FIELD],
         "retry": "guide://_review?mode=branch&reference=<string>",
     }
-    assert blank.error.message.endswith(f"for example guide://_review?{MODE_BLANK}")
+    assert blank.error.message.partition("\n")[0].endswith(f"for example guide://_review?{MODE_BLANK}")
     assert guide_data(blank, mode)["fields"] == [MODE_FIELD]
 
 
@@ -169,5 +173,8 @@ async def test_c7_11_the_tool_error_result_carries_the_data_as_structured_conten
         missing = await bare.call_tool("read_resource", {"uri": "guide://_review"}, raise_on_error=False)
         declined = await answering.call_tool("read_resource", {"uri": "guide://_review"}, raise_on_error=False)
     assert missing.is_error and missing.content[0].text.startswith("this client cannot answer forms; supply the keywords: mode (")
-    assert missing.structured_content == {"reason": "missing", "address": "guide://_review", "fields": [MODE_FIELD], "retry": f"guide://_review?{MODE_BLANK}"}
+    assert {key: value for key, value in missing.structured_content.items() if key != "questions"} == {
+        "reason": "missing", "address": "guide://_review", "fields": [MODE_FIELD], "retry": f"guide://_review?{MODE_BLANK}"
+    }
+    assert [question["form"] for question in missing.structured_content["questions"]] == ["target", "reference"]
     assert declined.is_error and declined.structured_content["reason"] == "declined"

@@ -152,7 +152,7 @@ async def test_per_command_prompt_failures_are_errors(server, connect, mode):
     async with connect(server) as client:
         missing = await prompt_error(client, "review", {})
         invalid = await prompt_error(client, "deploy", {"env": "dev", "replicas": "1.5"})
-    assert "supply the keywords: mode" in missing.error.message
+    assert "supply the prompt arguments: mode" in missing.error.message  # a prompt caller is told prompt arguments (C7.12 c)
     if mode == "2026-07-28":
         assert missing.error.code == MISSING_CAPABILITY and missing.error.data["requiredCapabilities"] == FORM_CAPABILITY["requiredCapabilities"]
     assert invalid.error.code == INVALID_PARAMS and "replicas" in invalid.error.message

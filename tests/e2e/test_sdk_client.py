@@ -145,7 +145,7 @@ async def test_without_a_callback_the_failure_names_the_keywords_and_carries_the
         tool = await client.call_tool("read_resource", {"uri": "guide://_review"}, allow_input_required=True)
     error = failed.value.error
     assert error.message.startswith("this client cannot answer forms; supply the keywords: mode (string, required; one of: uncommitted, branch, pull-request)")
-    assert error.message.endswith(f"for example {RETRY}")
+    assert error.message.partition("\n")[0].endswith(f"for example {RETRY}")
     assert error.data["reason"] == "missing" and error.data["retry"] == RETRY
     assert [field["keyword"] for field in error.data["fields"]] == ["mode"]
     if mode == "2026-07-28":
@@ -154,9 +154,41 @@ async def test_without_a_callback_the_failure_names_the_keywords_and_carries_the
     assert tool.structured_content == {key: value for key, value in error.data.items() if key != "requiredCapabilities"}
 
 
+async def test_without_a_callback_one_failed_read_lists_the_follow_up_questions_and_the_filled_address_renders(session):
+    """C7.12 (c): the agent learns every question, follow-ups with their condition, from one failed read."""
+    async with session() as client:
+        with pytest.raises(MCPError) as failed:
+            await client.read_resource("guide://_review", allow_input_required=True)
+        error = failed.value.error
+        asked = [(question["form"], question["when"]) for question in error.data["questions"]]
+        retry = error.data["retry"].replace("<uncommitted|branch|pull-request>", "branch") + "&reference=feature%2Fsearch"
+        rendered = await resolved(reader(client, retry))
+        with pytest.raises(MCPError) as prompted:
+            await client.get_prompt("review", {}, allow_input_required=True)
+        filled = await resolved(lambda **more: client.get_prompt("review", {"mode": "branch", "reference": "feature/search"}, allow_input_required=True, **more))
+    assert asked == [("target", None), ("reference", {"mode": ["branch", "pull-request"]}), ("depth", None)]
+    assert "2. Only if mode is branch or pull-request: Enter the branch or pull request." in error.message
+    assert "If mode is branch or pull-request, also add reference=<string>." in error.message
+    assert "Compare `feature/search` with the main branch" in rendered.contents[0].text
+    prompt_error = prompted.value.error
+    assert "guide://" not in prompt_error.message and "the prompt review with mode=<uncommitted|branch|pull-request>" in prompt_error.message
+    assert prompt_error.data["prompt"] == {"name": "review", "arguments": {"mode": "<uncommitted|branch|pull-request>"}}
+    assert "Compare `feature/search` with the main branch" in filled.messages[0].content.text
+
+
 async def test_the_read_resource_tool_reads_with_the_callback(session):
     async with session(answer) as client:
         asked = await resolved(lambda **retry: client.call_tool("read_resource", {"uri": "guide://_review"}, allow_input_required=True, **retry), answer)
         document = await client.call_tool("read_resource", {"uri": "guide://lang/python"})
     assert not asked.is_error and "feature/search" in asked.content[0].text
     assert document.content[0].text.startswith("# Python")
+
+
+async def test_the_instructions_and_the_read_resource_tool_carry_the_catalog(session):
+    """Issue 26: an agent that sees only tools learns the commands from the handshake and the tool, over stdio and HTTP."""
+    async with session() as client:
+        instructions = client.instructions
+        tool = next(tool for tool in (await client.list_tools()).tools if tool.name == "read_resource")
+    entry = "- guide://_review: Review a change: uncommitted work, a branch or a pull request. Needs mode=<uncommitted|branch|pull-request>;"
+    assert instructions.startswith("Guide serves commands") and entry in instructions
+    assert entry in tool.description and "- guide://$workflow-review: " in tool.description

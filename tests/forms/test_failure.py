@@ -22,13 +22,13 @@ def request(elicitation, keywords=None, *, entrypoint="guide://_c", **options):
 def test_c7_6_missing_lists_each_needed_field_and_a_retry_with_the_given_keywords():
     outcome = step(request(ECHO, {"first": "a", "other": "x y"}, can_elicit=False))
     assert isinstance(outcome, Fail) and outcome.missing == ("second",)
+    second = {"keyword": "second", "form": "words", "type": "integer", "required": True, "choices": None, "default": None, "accepts": "an integer at least 0"}
     assert outcome.data() == {
         "reason": "missing",
         "address": "guide://_c",
-        "fields": [
-            {"keyword": "second", "form": "words", "type": "integer", "required": True, "choices": None, "default": None, "accepts": "an integer at least 0"}
-        ],
+        "fields": [second],
         "retry": "guide://_c?first=a&other=x%20y&second=<integer>",
+        "questions": [{"form": "words", "message": "Answer this.", "when": None, "fields": [{**second, "titles": None}]}],
     }
     assert outcome.message.endswith("; for example guide://_c?first=a&other=x%20y&second=<integer>")
     assert isinstance(outcome.error, MissingInputError) and outcome.error.data == outcome.data()
@@ -86,7 +86,7 @@ def test_c7_11_every_failure_has_the_one_documented_shape(keywords, can_elicit, 
     if not isinstance(outcome, Fail):
         return
     data = json.loads(json.dumps(outcome.data()))  # plain JSON, nothing else
-    assert set(data) == {"reason", "address", "fields", "retry"}
+    assert set(data) == {"reason", "address", "fields", "retry"} | ({"questions"} if data["reason"] == "missing" else set())
     assert data["reason"] in ("missing", "declined", "cancelled", "invalid", "unknown-keyword", "state")
     assert data["address"] == "guide://_c" and data["retry"].startswith("guide://_c")
     for field in data["fields"]:

@@ -152,6 +152,9 @@ class LegacyConnection:
     async def send_prompt_list_changed(self) -> None:
         await self._take("prompts")
 
+    async def send_tool_list_changed(self) -> None:
+        await self._take("tools")
+
     async def _take(self, kind: str) -> None:
         if self.stalled:
             await anyio.sleep_forever()
@@ -167,7 +170,7 @@ async def test_a_legacy_session_that_does_not_read_is_told_no_more_and_holds_nob
     with anyio.fail_after(SAFETY_NET):
         await changes.announce()
         await changes.announce()
-    assert reading.told == ["resources", "prompts", "resources", "prompts"]
+    assert reading.told == ["resources", "prompts", "tools", "resources", "prompts", "tools"]
     assert changes.sessions.connections == {reading}
     told_no_more = [r for r in caplog.records if r.name == "guide" and "told no more" in r.getMessage()]
     assert len(told_no_more) == 1

@@ -13,10 +13,10 @@ from typing import Any, Literal
 from guide import address
 from guide.errors import GuideError, InputError, MissingInputError, StateError
 from guide.forms.declare import Form
-from guide.forms.fields import MISSING, Field
+from guide.forms.fields import MISSING, Field, choice_options
 from guide.forms.keywords import KEYWORDS
 from guide.forms.values import accepted
-from guide.text import show
+from guide.text import one_line, show
 
 Reason = Literal["missing", "declined", "cancelled", "invalid", "unknown-keyword", "state", "unanswered"]
 
@@ -41,6 +41,10 @@ class Need:
     many: bool = False
     words: tuple[str, ...] = ()
     """Every value the type can hold when that list is short (`true`, `false`), for a field without choices."""
+    titles: tuple[str, ...] = ()
+    """The title of each choice, in the order of `choices` (a choice without one is its own title)."""
+    label: str = ""
+    """The field's own words: its `title` and `description`, as declared."""
 
     @property
     def placeholder(self) -> str:
@@ -48,12 +52,17 @@ class Need:
         choices = self.choices if self.choices is not None else self.words
         return address.placeholder([show(choice) for choice in choices] if choices else None, self.type)
 
-    def note(self) -> str:
-        """The field's type, choices or constraints and default, in words: `string, required; one of: a, b; default a`."""
+    def note(self, titled: bool = False) -> str:
+        """The field's type, choices or constraints and default, in words: `string, required; one of: a, b; default a`.
+
+        `titled` adds each choice's title where it says more than the value: `one of: bug (Fix a bug), feature`.
+        """
         parts = [self.type + (", required" if self.required else "")]
         if self.choices is not None:
-            parts.append(f"{'any of' if self.many else 'one of'}: {', '.join(map(show, self.choices))}")
-        elif self.constraints:
+            titles = self.titles if titled and self.titles else tuple(map(show, self.choices))
+            shown = [show(value) if title == show(value) else f"{show(value)} ({title})" for value, title in zip(self.choices, titles)]
+            parts.append(f"{'any of' if self.many else 'one of'}: {', '.join(shown)}")
+        if self.constraints and (self.choices is None or titled):
             parts.append(self.constraints)
         if self.default is not MISSING:
             parts.append(f"default {show(self.default)}")
@@ -62,6 +71,10 @@ class Need:
     def described(self) -> str:
         """The field as a message names it: `mode (string, required; one of: a, b; default a)`."""
         return f"{self.keyword} ({self.note()})"
+
+    def titled(self) -> str:
+        """The field as a question to the person lists it: `` `kind` (string, required; one of: bug (Fix a bug)): Kind``."""
+        return f"`{self.keyword}` ({self.note(titled=True)})" + (f": {self.label}" if self.label else "")
 
     def accepted(self) -> str:
         """What the field accepts, as the message about a refused value ends: `it accepts ...; default ...`."""
@@ -87,6 +100,7 @@ def need(form: Form, field: Field, choices: Sequence[Any] | None) -> Need:
     default = field.default
     if field.source and offered is not None and default not in offered:
         default = MISSING  # a default equal to the active phase is not on offer (C7.9)
+    titled = dict(choice_options(field.schema))
     return Need(
         keyword=field.name,
         form=form.id,
@@ -98,12 +112,56 @@ def need(form: Form, field: Field, choices: Sequence[Any] | None) -> Need:
         accepts=accepted(field, offered),
         many=field.type.many,
         words=field.type.words,
+        titles=tuple(one_line(str(titled.get(str(choice), show(choice)))) for choice in offered) if offered is not None else (),
+        label=one_line(". ".join(str(field.schema[key]).rstrip(".") for key in ("title", "description") if field.schema.get(key))),
     )
 
 
 def described(needs: Sequence[Need]) -> str:
     """Fields as a message lists them, comma-separated."""
     return ", ".join(need.described() for need in needs)
+
+
+@dataclass(frozen=True)
+class Route:
+    """How the caller reads an entrypoint again: by its address (a resource read, the tool), or by a prompt.
+
+    `prompt` is the prompt's name (None: by address); `line` names the command
+    when the prompt is `guide`, whose one `command` argument holds a route line.
+    """
+
+    prompt: str | None = None
+    line: str | None = None
+
+
+ADDRESS = Route()
+
+
+@dataclass(frozen=True)
+class PersonQuestion:
+    """A form the agent asks the person about itself (C7.12 c): its message, the fields still open, and when it applies.
+
+    `when` holds the part of the form's condition that the answers decide (each
+    field with the values that open the form); empty when the form applies now.
+    """
+
+    form: str
+    message: str
+    fields: tuple[Need, ...]
+    when: Mapping[str, tuple[Any, ...]]
+
+    def condition(self) -> str:
+        """The condition in words: `kind is bug and depth is quick or thorough`; empty when it applies now."""
+        return " and ".join(f"{name} is {' or '.join(map(show, values))}" for name, values in self.when.items())
+
+    def data(self) -> dict[str, Any]:
+        """The question as the structured data of a failure holds it (docs/errors.md)."""
+        return {
+            "form": self.form,
+            "message": self.message,
+            "when": {name: list(values) for name, values in self.when.items()} or None,
+            "fields": [{**need.data(), "titles": list(need.titles) if need.choices is not None else None} for need in self.fields],
+        }
 
 
 @dataclass(frozen=True)
@@ -121,15 +179,27 @@ class Fail:
     fields: tuple[Need, ...] = ()
     address: str = ""
     retry: str = ""
+    questions: tuple[PersonQuestion, ...] = ()
+    """For `missing`: the forms the agent asks the person about, in order, each with its condition (C7.12 c)."""
+    instructions: str = ""
+    """For `missing`: the questions and the way back, in words for the agent; the lines after `message`."""
+    prompt: Mapping[str, Any] | None = None
+    """For `missing` read by a prompt: the prompt's name and the arguments to get it again with."""
 
     @property
     def error(self) -> GuideError:
-        """The error the request ends with, carrying `data`."""
-        return _ERRORS[self.kind](self.message, data=self.data())
+        """The error the request ends with, carrying `data`: its text is `message`, then the instructions."""
+        text = f"{self.message}\n\n{self.instructions}" if self.instructions else self.message
+        return _ERRORS[self.kind](text, data=self.data())
 
     def data(self) -> dict[str, Any]:
         """The failure as structured data, in the one documented shape (docs/errors.md)."""
-        return {"reason": self.kind, "address": self.address, "fields": [need.data() for need in self.fields], "retry": self.retry}
+        found = {"reason": self.kind, "address": self.address, "fields": [need.data() for need in self.fields], "retry": self.retry}
+        if self.kind == "missing":
+            found["questions"] = [question.data() for question in self.questions]
+        if self.prompt is not None:
+            found["prompt"] = {"name": self.prompt["name"], "arguments": dict(self.prompt["arguments"])}
+        return found
 
 
 _ERRORS: Mapping[str, type[GuideError]] = {

@@ -13,9 +13,10 @@ from typing import Any, Literal
 
 from guide.enums import untitled_enum
 from guide.forms.declare import EMPTY, Form, FormSet, digest
-from guide.forms.failure import Fail, Need, Reason, described, failure, need, without_value
+from guide.forms.failure import ADDRESS, Fail, Need, Reason, Route, described, failure, need, without_value
 from guide.forms.fields import Field
-from guide.forms.values import Invalid, is_unresolved, normalise_answer, normalise_text, problems, same_value, text_length
+from guide.forms.questions import missing, person_questions, when_status
+from guide.forms.values import Invalid, is_unresolved, normalise_answer, normalise_text, problems, text_length
 from guide.spelling import near_miss
 
 MAX_ASKS = 4
@@ -39,6 +40,8 @@ class Request:
     arg_fields: tuple[str, ...] = ()
     active_phase: str | None = None
     can_elicit: bool = True
+    route: Route = ADDRESS
+    """How the caller reads again (an address, or a prompt's arguments): where a failure tells the agent to go back (C7.12 c)."""
     digest: str = ""
     """The forms' fingerprint (`declare.digest`), which continuation state carries; worked out here when not given."""
 
@@ -320,6 +323,7 @@ class _Interaction:
         ]
 
     def settle_without_client(self) -> Outcome:
+        given, done = self.known, frozenset(self.completed)  # what the person would be asked about, before defaults
         stuck: set[str] = set()
         while True:
             candidates = [form for form in self.pending() if form.id not in stuck]
@@ -334,8 +338,9 @@ class _Interaction:
         if not pending:
             return self.render()
         needs = sorted({wanted.keyword: wanted for wanted in self._missing(pending)}.values(), key=lambda wanted: wanted.keyword)
-        message = f"this client cannot answer forms; supply the keywords: {described(needs)}"
-        return failed(self.request, "missing", message, tuple(needs), missing=tuple(n.keyword for n in needs), example=True)
+        request = self.request
+        asked = person_questions(self.forms, given, done, lambda form, field: field_need(request, form, field))
+        return missing(request.entrypoint, request.args, request.keywords, needs, asked, request.route)
 
     def _missing(self, pending: Iterable[Form]) -> Iterable[Need]:
         """Only what is needed (C7.6): required fields, unresolved, without a usable default."""
@@ -380,17 +385,6 @@ class _Interaction:
             attempts=dict(self.attempts),
         )
         return Ask(questions, progress)
-
-
-def when_status(form: Form, known: Mapping[str, Any]) -> bool | None:
-    """True when `when` matches (or is absent), False when it fails, None while undecided (C7.3)."""
-    decided = True
-    for name, expected in form.when.items():
-        if name not in known:
-            decided = False
-        elif not any(same_value(known[name], value) for value in expected):
-            return False
-    return True if decided else None
 
 
 def _default(field: Field) -> Any:

@@ -9,7 +9,7 @@ drives the call in the client's protocol era and hands the outcome to
 """
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from guide import address
 from guide.address import Keywords, Target
@@ -19,7 +19,9 @@ from guide.docroot.entrypoints import Entrypoint
 from guide.docroot.layout import has_frontmatter
 from guide.errors import AuthoringError, NotFoundError
 from guide.forms.declare import digest
+from guide.forms.failure import ADDRESS, Route
 from guide.forms.resolve import Request
+from guide.protocol import ROUTE_PROMPT
 from guide.routes import help as help_text
 from guide.routes import suggest
 from guide.text import clip
@@ -87,6 +89,8 @@ class Call:
     args: tuple[str, ...]
     skill_file: bool = False
     """Read as the Skills extension's `skill://<name>/SKILL.md`: served with its frontmatter (C3)."""
+    route: Route = ADDRESS
+    """How the caller read it, so a failure says how to read again in the same route (C7.12 c)."""
 
     def request(self, *, can_elicit: bool, active_phase: str | None) -> Request:
         """The core's view of this call, for a client that can (or cannot) answer forms."""
@@ -100,6 +104,7 @@ class Call:
             arg_fields=entrypoint.listed("args"),
             active_phase=active_phase,
             can_elicit=can_elicit,
+            route=self.route,
             digest=fingerprint,  # worked out once per snapshot, not for every request
         )
 
@@ -110,11 +115,13 @@ Resolved = str | Document | Call
 def resolve(built: Built, read: Read) -> Resolved:
     """Help text, the document or member to read, or the call of a command or skill that `read` names."""
     if isinstance(read, PromptRead):
-        return _prompt(built, read.line)
+        found = _prompt(built, read.line)
+        return replace(found, route=Route(ROUTE_PROMPT, found.entrypoint.name)) if isinstance(found, Call) else found
     if isinstance(read, CommandRead):
         keywords = {name: (value,) for name, value in read.arguments}
         address.check_length("".join(name + value for name, value in read.arguments), "the prompt arguments")
-        return _target(built, Target("command", tuple(read.command.split("/")), keywords))
+        found = _target(built, Target("command", tuple(read.command.split("/")), keywords))
+        return replace(found, route=Route(address.prompt_name(read.command))) if isinstance(found, Call) else found
     return _target(built, address.parse(read.uri))
 
 

@@ -40,13 +40,9 @@ def needs(skill: Entrypoint, failure: Fail) -> str:
     lines = [
         f"# {skill.name}: values needed",
         "",
-        "This client cannot answer forms, so this skill needs these values before it can be loaded:",
+        "This client cannot answer forms, so this skill needs values from the person before it can be loaded.",
         "",
-        *(f"- `{need.keyword}` ({need.note()})" for need in failure.fields),
-        "",
-        "Once you have them, read this address with each `<...>` replaced by a value:",
-        "",
-        f"    {failure.retry}",
+        failure.instructions,  # the questions to ask the person and the address to read then, as a failed read says them
     ]
     return served(skill, "\n".join(lines) + "\n")
 

@@ -12,6 +12,7 @@ from guide.docroot.store.disk import Store
 from guide.protocol import SERVER_NAME
 from guide.routes.resolve import AddressRead
 from guide.server import auth, scrape
+from guide.server.catalog import Catalog
 from guide.server.completion import completer
 from guide.server.eras import Eras
 from guide.server.eras.modern import sealing
@@ -24,6 +25,7 @@ from guide.server.startup import Startup
 
 INSTRUCTIONS = "Guide serves commands, skills and documents as guide:// resources; guide://_help lists them."
 READ_TOOL_DESCRIPTION = "Read a guide:// address, for clients that only call tools (same result and questions as a resource read)."
+# Both are followed by the docroot's catalog as it is when a client connects or lists tools (guide.server.catalog).
 
 
 def create_server(docroot: Path | None = None, project: Path | None = None, *, settings: Settings | None = None, watch: bool = True,
@@ -47,6 +49,7 @@ def create_server(docroot: Path | None = None, project: Path | None = None, *, s
         cache_ttl=cache_ttl or None, cache_scope="private" if cache_ttl else None, list_page_size=settings.list_page_size or None,
     )
     eras.install(server)
+    server.add_middleware(Catalog(root, INSTRUCTIONS, READ_TOOL_DESCRIPTION))  # what tool-only agents can read
     startup.readiness.route(server)
     server.add_middleware(startup.first_answer)
 

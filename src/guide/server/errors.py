@@ -50,7 +50,7 @@ async def guarded(work: Callable[[], Awaitable[T]], translate: Callable[[GuideEr
     except GuideError as error:
         translated = tool_error(error) if tool else translate(error)
         if isinstance(translated, ToolResult):
-            log.info("the read_resource tool failed: %s", error)  # returned, not raised: FastMCP does not log it
+            log.info("the read_resource tool failed: %s", str(error).partition("\n")[0])  # returned, not raised: FastMCP does not log it
             return translated  # type: ignore[return-value]
         if isinstance(error, AuthoringError):
             log.warning("authoring error: %s", error)

@@ -32,6 +32,7 @@ class QuietCallerErrors(logging.Filter):
         if getattr(error, LOGGED, False):
             return False
         message = error.error.message if isinstance(error, MCPError) else str(error)
+        message = message.partition("\n")[0]  # the agent channel's questions follow a failure's first line (C7.12 c)
         record.msg, record.args = f"{record.getMessage()}: {message}", None
         record.levelno, record.levelname = logging.INFO, "INFO"
         record.exc_info = record.exc_text = None

@@ -93,6 +93,7 @@ class Legacy:
         with anyio.move_on_after(NOTIFY_TIMEOUT) as waited:
             await connection.send_resource_list_changed()
             await connection.send_prompt_list_changed()
+            await connection.send_tool_list_changed()  # the read_resource tool's description holds the catalog
         if waited.cancelled_caught:
             self.sessions.connections.discard(connection)
             log.warning("a legacy session took no list-changed notification within %.0f s; it is told no more", NOTIFY_TIMEOUT)

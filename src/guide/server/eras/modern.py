@@ -12,7 +12,7 @@ from typing import Any
 from fastmcp import Context, FastMCP
 from mcp import MCPError
 from mcp.server.request_state import RequestStateSecurity
-from mcp.server.subscriptions import InMemorySubscriptionBus, PromptsListChanged, ResourcesListChanged
+from mcp.server.subscriptions import InMemorySubscriptionBus, PromptsListChanged, ResourcesListChanged, ToolsListChanged
 from mcp_types import (
     MISSING_REQUIRED_CLIENT_CAPABILITY,
     ClientCapabilities,
@@ -85,6 +85,7 @@ class Modern:
         """Put one list change of each kind on every listen stream; how many streams are open."""
         await self.bus.publish(ResourcesListChanged())
         await self.bus.publish(PromptsListChanged())
+        await self.bus.publish(ToolsListChanged())  # the read_resource tool's description holds the catalog
         return self.listen.count
 
     def close(self) -> None:

@@ -1,0 +1,130 @@
+"""The agent channel (C7.6, C7.12 c): a client that shows no form is told what to ask the person, and how to read again.
+
+The failure's first line stays the one-line summary every caller had (the
+keywords to supply, an example); the lines after it are written for the agent:
+every question to put to the person, in order, each follow-up with the condition
+that opens it, "do not guess", and the way back in the caller's own route (an
+address for a resource read or the tool, prompt arguments for a prompt). The
+failure's `data` holds the same questions (docs/errors.md).
+"""
+
+import shlex
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import Any
+
+from guide import address
+from guide.forms.declare import Form
+from guide.forms.failure import ADDRESS, EXAMPLE_LENGTH, Fail, Need, PersonQuestion, Route, described, failure
+from guide.forms.fields import MISSING, Field
+from guide.forms.values import same_value
+from guide.text import one_line, show
+
+ASK = (
+    "Do not guess these values, and do not pick them for the person. Ask the person these questions with your own means "
+    "(a question tool of yours or a plain message), in this order, and wait for the answers:"
+)
+
+
+def missing(
+    entrypoint: str,
+    args: Sequence[str],
+    keywords: Mapping[str, tuple[str, ...]],
+    needs: Sequence[Need],
+    questions: Sequence[PersonQuestion],
+    route: Route = ADDRESS,
+) -> Fail:
+    """The failure of a read only the person could complete: what to supply, the questions to ask, and how to read again."""
+    summary = f"this client cannot answer forms; supply the keywords: {described(needs)}"
+    base = failure("missing", summary, entrypoint=entrypoint, args=args, keywords=keywords, needs=needs,
+                   missing=tuple(need.keyword for need in needs), example=route.prompt is None)
+    blanks = {need.keyword: need for need in needs if need.keyword not in keywords}
+    if route.prompt is None:
+        message = base.message
+        way = ["Then read this address, each <...> replaced by an answer (percent-encoded as in any address):", "", f"    {base.retry}"]
+        prompt = None
+    else:
+        arguments = _arguments(route, args, keywords, blanks)
+        shown = ", ".join(f"{name}={value}" for name, value in arguments.items())
+        what = "the flags" if route.line else "the prompt arguments"
+        example = shown if len(shown) <= EXAMPLE_LENGTH else ", ".join(f"{name}={_plain(need)}" for name, need in blanks.items())
+        message = f"this client cannot answer forms; supply {what}: {described(needs)}; for example the prompt {route.prompt} with {example}"
+        way = [f"Then get the prompt {route.prompt} again with these arguments, each <...> replaced by an answer:", "", f"    {shown}"]
+        prompt = {"name": route.prompt, "arguments": arguments}
+    lines = [ASK, ""]
+    for number, question in enumerate(questions, 1):
+        condition = question.condition()
+        opening = f"Only if {condition}: " if condition else ""
+        lines.append(f"{number}. {opening}{one_line(question.message)}")
+        lines += [f"   - {need.titled()}" for need in question.fields]
+    lines += ["", *way, ""]
+    follow_ups = [question for question in questions if question.when and _blanks(question)]
+    lines += [_follow_up(question, route) for question in follow_ups]
+    covered = {need.keyword for need in needs} | {need.keyword for question in follow_ups for need in _blanks(question)}
+    if any(need.keyword not in covered for question in questions for need in question.fields):
+        lines.append("Give each other answer the same way; leave out a value the person leaves blank (its default applies).")
+    instructions = "\n".join(lines)
+    return Fail(message, "missing", base.missing, base.fields, base.address, base.retry, tuple(questions), instructions, prompt)
+
+
+def _blanks(question: PersonQuestion) -> list[Need]:
+    """The fields a follow-up question must have an answer for: required, without a default."""
+    return [need for need in question.fields if need.required and need.default is MISSING]
+
+
+def _follow_up(question: PersonQuestion, route: Route) -> str:
+    """How a follow-up's answers join the way back: `If kind is bug, also add issue=<integer>.`"""
+    blanks = _blanks(question)
+    if route.prompt is None:
+        added = "&".join(f"{need.keyword}={need.placeholder}" for need in blanks)
+    elif route.line:
+        added = " ".join(f"--{need.keyword}={_plain(need)}" for need in blanks)
+    else:
+        added = ", ".join(f"{need.keyword}={_plain(need)}" for need in blanks)
+    return f"If {question.condition()}, also add {added}."
+
+
+def _arguments(route: Route, args: Sequence[str], keywords: Mapping[str, tuple[str, ...]], blanks: Mapping[str, Need]) -> dict[str, str]:
+    """The prompt arguments to get the prompt again with: what was given, then a blank per value still to fill in."""
+    if route.line is None:
+        given = {name: ",".join(values) for name, values in keywords.items()}
+        return {**given, **{name: _plain(need) for name, need in blanks.items()}}
+    tokens = [address.prompt_route(route.line), *map(shlex.quote, args)]
+    tokens += [f"--{name}={shlex.quote(value)}" for name, values in keywords.items() for value in values]
+    tokens += [f"--{name}={_plain(need)}" for name, need in blanks.items()]
+    return {"command": " ".join(tokens)}
+
+
+def _plain(need: Need) -> str:
+    """A blank as a prompt argument shows it: `<a|b>` with the choices as written (no percent-encoding), else `<type>`."""
+    choices = need.choices if need.choices is not None else need.words
+    return "<" + ("|".join(show(choice) for choice in choices) if choices else need.type) + ">"
+
+
+
+def person_questions(forms: Sequence[Form], known: Mapping[str, Any], completed: Collection[str],
+                     need_of: Callable[[Form, Field], Need]) -> tuple[PersonQuestion, ...]:
+    """What the agent asks the person (C7.12 c), in order: every form a client with forms would be asked now, and every
+    form a `when` the answers decide could open, with that condition. `known` is what the read gave, before any default.
+
+    As for a native form (C7.4), a form is asked when a required field is unknown or it supplies a field that a
+    `when` waits on; a field's default is shown, not applied, so the person may choose otherwise.
+    """
+    open_forms = [form for form in forms if form.id not in completed and when_status(form, known) is not False]
+    waited = {name for form in open_forms for name in form.when if name not in known}
+    return tuple(
+        PersonQuestion(form.id, form.message, tuple(need_of(form, field) for field in form.fields if field.name not in known),
+                       {name: values for name, values in form.when.items() if name not in known})
+        for form in open_forms
+        if any(name not in known for name in form.required) or any(field.name in waited for field in form.fields if field.name not in known)
+    )
+
+
+def when_status(form: Form, known: Mapping[str, Any]) -> bool | None:
+    """True when `when` matches (or is absent), False when it fails, None while undecided (C7.3)."""
+    decided = True
+    for name, expected in form.when.items():
+        if name not in known:
+            decided = False
+        elif not any(same_value(known[name], value) for value in expected):
+            return False
+    return True if decided else None

@@ -1,0 +1,66 @@
+"""The catalog of the docroot's entrypoints where tool-only agents look: the server's instructions and the
+`read_resource` tool's description (`guide.routes.catalog`).
+
+Instructions reach a client as it connects (`initialize`, or `server/discover`
+on 2026-07-28), so a new session sees the docroot as it is then; the tool's
+description is listed anew on every `tools/list`, and a listing change tells
+connected clients to list tools again (`guide.server.eras`). The text is made
+once per snapshot, off the event loop; a request whose snapshot has it pays a lookup.
+"""
+
+from typing import Any
+
+from fastmcp.server.middleware import Middleware
+from fastmcp.tools import Tool
+
+from guide.docroot.built import MISSING
+from guide.docroot.folder import Docroot, DocrootGone
+from guide.routes.catalog import CATALOG, catalog
+from guide.server import work
+
+READ_TOOL = "read_resource"
+SHOWN = ("initialize", "server/discover", "tools/list")
+"""The requests whose answers carry the catalog."""
+
+
+class Catalog(Middleware):
+    """Adds the current catalog to the instructions a client gets as it connects, and to the `read_resource` tool it lists."""
+
+    def __init__(self, docroot: Docroot, instructions: str, description: str):
+        self.docroot = docroot
+        self.instructions = instructions
+        self.description = description
+
+    async def __call__(self, context, call_next):
+        """Answer the request; add the catalog to a handshake's instructions or to a tool listing.
+
+        Overriding `__call__` (not the `on_*` hooks) spares every other request the
+        chain of hooks FastMCP would build for this middleware.
+        """
+        result = await call_next(context)
+        if context.method not in SHOWN or result is None:
+            return result
+        text = await self.text()
+        if not text:
+            return result
+        if context.method == "tools/list":
+            return [_described(tool, f"{self.description}\n\n{text}") if tool.name == READ_TOOL else tool for tool in result]
+        instructions = f"{self.instructions}\n\n{text}"
+        if isinstance(result, dict):
+            return {**result, "instructions": instructions}
+        return result.model_copy(update={"instructions": instructions})
+
+    async def text(self) -> str:
+        """The catalog of the current snapshot (empty while the docroot folder is gone)."""
+        built = self.docroot.peek()
+        found = built.peek(CATALOG) if built is not None else MISSING
+        if found is MISSING:
+            try:
+                found = await work.off_loop(lambda: catalog(self.docroot.current()))
+            except DocrootGone:
+                return ""
+        return found
+
+
+def _described(tool: Tool, description: str) -> Any:
+    return tool.model_copy(update={"description": description})

@@ -1,0 +1,154 @@
+"""docs/clients.md says, for each client the tests drive, which channel it got and whether the answer reached the
+rendered text: each row is checked here by driving that client (both eras where it speaks both).
+
+A probe reads `guide://_review` from the bundled example, answering `mode=branch` and `reference=feature/search`:
+by its form handler when Guide asks one (the native form), or, when the read fails with the agent channel's
+questions, by reading the address the failure gives with those answers. It returns (channel, reached).
+"""
+
+import json
+import os
+import re
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from e2e_support import Elicitor
+from fastmcp import Client
+from inspector_support import inspect
+from inspector_support import missing as inspector_missing
+from mcp import ClientSession, MCPError, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp_types import ElicitRequest, ElicitResult, InputRequiredResult
+from node_support import missing as node_missing
+from node_support import run_node_client
+
+from guide.examples import DOCROOT
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "clients.md"
+ANSWERS = {"mode": "branch", "reference": "feature/search", "depth": "quick"}
+REACHED = "Compare `feature/search` with the main branch"
+NATIVE, AGENT = "native form", "agent questions"
+NODE_V1, NODE_V2 = (Path(__file__).resolve().parent / name for name in ("node", "node-v2"))
+
+
+def rows() -> dict[str, tuple[str, str]]:
+    """Each client's row in docs/clients.md, by id: (channel, reached)."""
+    found = {}
+    for line in DOC.read_text().splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 5 and re.fullmatch(r"`[a-z0-9-]+`", cells[1]):
+            found[cells[1].strip("`")] = (cells[3], cells[4])
+    return found
+
+
+def filled(retry: str) -> str:
+    """The address an agent reads once the person answered: each blank the failure left, filled."""
+    for name, value in ANSWERS.items():
+        retry = re.sub(rf"([?&]{name}=)<[^>]*>", lambda found, value=value: found.group(1) + value.replace("/", "%2F"), retry)
+    return retry + ("&reference=feature%2Fsearch" if "reference=" not in retry else "")
+
+
+def agent_questions(data: dict) -> bool:
+    """Whether a failure is the agent channel's: the questions, the follow-up with its condition, and an address."""
+    asked = {question["form"]: question["when"] for question in data.get("questions", [])}
+    return data.get("reason") == "missing" and asked.get("reference") == {"mode": ["branch", "pull-request"]} and data["retry"].startswith("guide://")
+
+
+async def fastmcp_probe(mode: str, tmp_path: Path, with_handler: bool) -> tuple[str, bool]:
+    from guide.server.app import create_server
+
+    server = create_server(DOCROOT, project=tmp_path, watch=False)
+    elicitor = Elicitor().answer(**{name: {name: value} for name, value in ANSWERS.items()})
+    options = {"elicitation_handler": elicitor.handle} if with_handler else {}
+    async with Client(server, mode=mode, **options) as client:
+        try:
+            text = (await client.read_resource("guide://_review"))[0].text
+        except MCPError as error:
+            assert agent_questions(error.error.data), error.error.data
+            return AGENT, REACHED in (await client.read_resource(filled(error.error.data["retry"])))[0].text
+    assert elicitor.keys, "rendered without asking"
+    return NATIVE, REACHED in text
+
+
+async def sdk_probe(mode: str, tmp_path: Path, with_callback: bool) -> tuple[str, bool]:
+    asked = []
+
+    async def answer(context, params) -> ElicitResult:
+        asked.append(params)
+        first = next(iter(params.requested_schema["properties"]))
+        return ElicitResult(action="accept", content={first: ANSWERS[first]})
+
+    env = {key: value for key, value in os.environ.items() if key != "GUIDE_STATE_KEYS"} | {"FASTMCP_LOG_LEVEL": "CRITICAL"}
+    parameters = StdioServerParameters(command=sys.executable, args=["-m", "guide", "serve", "--project", str(tmp_path)], env=env, cwd=str(tmp_path))
+    async with stdio_client(parameters, errlog=open(os.devnull, "w")) as streams:  # noqa: SIM115 - closed with the process
+        async with ClientSession(*streams, elicitation_callback=answer if with_callback else None) as session:
+            await (session.initialize() if mode == "legacy" else session.discover())
+            read = lambda uri: lambda **retry: session.read_resource(uri, allow_input_required=True, **retry)  # noqa: E731
+            try:
+                result = await rounds(read("guide://_review"), answer)
+            except MCPError as error:
+                assert agent_questions(error.error.data), error.error.data
+                return AGENT, REACHED in (await rounds(read(filled(error.error.data["retry"])), answer)).contents[0].text
+    assert asked, "rendered without asking"
+    return NATIVE, REACHED in result.contents[0].text
+
+
+async def rounds(send: Callable[..., Awaitable], answer) -> object:
+    """A read's final result: on 2026-07-28, each `input_required` round answered and retried, as a client author does."""
+    result = await send(input_responses=None, request_state=None)
+    for _ in range(10):
+        if not isinstance(result, InputRequiredResult):
+            return result
+        responses = {key: await answer(None, asked.params) for key, asked in result.input_requests.items() if isinstance(asked, ElicitRequest)}
+        result = await send(input_responses=responses, request_state=result.request_state)
+    raise AssertionError("more than 10 rounds")
+
+
+def node_probe(folder: Path, tmp_path: Path) -> tuple[str, bool]:
+    result = run_node_client(folder, DOCROOT, "guide://_review", ANSWERS, tmp_path, 120)
+    assert result["asked"], "rendered without asking"
+    return NATIVE, REACHED in result["text"]
+
+
+def inspector_probe(mode: str, tmp_path: Path) -> tuple[str, bool]:
+    failed = inspect(mode, DOCROOT, tmp_path, "--method", "resources/read", "--uri", "guide://_review")
+    assert failed.returncode != 0, failed.stdout
+    found = re.search(r"guide://_review\?mode=<[^>\s]*>", failed.stdout + failed.stderr)
+    assert "Do not guess" in failed.stdout + failed.stderr and found, failed.stdout + failed.stderr
+    done = inspect(mode, DOCROOT, tmp_path, "--method", "resources/read", "--uri", filled(found.group(0)))
+    assert done.returncode == 0, done.stdout + done.stderr
+    (content,) = json.loads(done.stdout)["contents"]
+    return AGENT, REACHED in content["text"]
+
+
+def skip_unless_installed(reason: str | None) -> None:
+    if reason is not None:
+        pytest.skip(reason)
+
+
+@pytest.mark.parametrize("client", ["fastmcp", "nothing", "sdk-callback", "sdk-no-callback", "typescript-v1", "typescript-v2", "inspector-cli"])
+async def test_each_clients_row_is_what_the_client_got(client, mode, tmp_path):
+    if client == "fastmcp":
+        observed = await fastmcp_probe(mode, tmp_path, with_handler=True)
+    elif client == "nothing":
+        observed = await fastmcp_probe(mode, tmp_path, with_handler=False)
+    elif client.startswith("sdk-"):
+        observed = await sdk_probe(mode, tmp_path, with_callback=client == "sdk-callback")
+    elif client.startswith("typescript-"):
+        folder, package, era = (NODE_V1, "@modelcontextprotocol/sdk", "legacy") if client.endswith("v1") else (NODE_V2, "@modelcontextprotocol/client", "2026-07-28")
+        if mode != era:
+            pytest.skip(f"{client} speaks {era} only")
+        skip_unless_installed(node_missing(folder, package))
+        observed = node_probe(folder, tmp_path)
+    else:
+        skip_unless_installed(inspector_missing())
+        observed = inspector_probe(mode, tmp_path)
+    channel, reached = rows()[client]
+    assert observed == (channel, reached == "yes"), f"docs/clients.md says {client} got {channel!r} (reached: {reached}); the test saw {observed}"
+
+
+def test_every_row_but_the_apps_host_is_driven_by_a_test():
+    driven = set(test_each_clients_row_is_what_the_client_got.pytestmark[0].args[1])
+    assert set(rows()) == driven | {"apps-host"}
