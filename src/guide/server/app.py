@@ -12,6 +12,7 @@ from guide.docroot.store.disk import Store
 from guide.protocol import SERVER_NAME
 from guide.routes.resolve import AddressRead
 from guide.server import auth
+from guide.server.channels import Channels, app_tools
 from guide.server.completion import completer
 from guide.server.eras import Eras
 from guide.server.eras.modern import sealing
@@ -34,12 +35,13 @@ def create_server(docroot: Path | None = None, project: Path | None = None, *, s
     settings = settings or read_settings({"docroot": docroot, "project": project, **given})
     root = Docroot(settings.docroot, settings.project, max_file_size=settings.max_file_size, store=Store.configured(settings.store_environment))
     eras = Eras()
-    service = Service(root, eras, answer_timeout=settings.answer_timeout, max_output=settings.max_output)
+    service = Service(root, eras, Channels(app_forms=settings.app_forms), answer_timeout=settings.answer_timeout, max_output=settings.max_output)
+    security = sealing(settings.state_keys, settings.state_ttl)
     startup = Startup(root, eras, watch=watch)
     cache_ttl = settings.cache_ttl
     server = FastMCP(
         SERVER_NAME, version=__version__, instructions=INSTRUCTIONS, lifespan=startup.lifespan, providers=[DocrootProvider(service)],
-        request_state_security=sealing(settings.state_keys, settings.state_ttl), auth=auth.verifier(settings.auth),
+        request_state_security=security, auth=auth.verifier(settings.auth),
         cache_ttl=cache_ttl or None, cache_scope="private" if cache_ttl else None, list_page_size=settings.list_page_size or None,
     )
     eras.install(server)
@@ -52,5 +54,7 @@ def create_server(docroot: Path | None = None, project: Path | None = None, *, s
     async def read_resource(uri: str, ctx: Context) -> str | InputRequiredResult:
         return await service.read(ctx, AddressRead(uri), tool=True)
 
+    if settings.app_forms:
+        app_tools.install(server, service, security)
     server.completion(completer(root))
     return server
