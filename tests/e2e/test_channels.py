@@ -276,3 +276,11 @@ async def test_c7_12_state_sealed_for_one_use_is_refused_by_the_other(server, mo
         with pytest.raises(Exception) as info:
             await connected.session.read_resource("guide://_review", request_state=app_state, input_responses={}, allow_input_required=True)
     assert "Invalid or expired requestState" in str(info.value)
+
+
+async def test_c7_12_a_prompt_caller_with_only_apps_is_told_the_address_to_open(server, client):
+    async with client(server, extension=apps()) as connected:
+        said = (await connected.get_prompt("guide", {"command": ":review --extra=1"})).messages[0].content.text
+        assert f"Call the tool `{OPEN_TOOL}` with the argument uri set to `guide://_review?extra=1`" in said
+        shown = await open_form(connected, "guide://_review?extra=1")
+    assert [form["id"] for form in shown["forms"]] == ["target"]
