@@ -31,6 +31,7 @@ from guide.server.channels.app_state import seal, unseal
 from guide.server.channels.base import Declared
 from guide.server.eras.questions import read_answers
 from guide.server.errors import guarded
+from guide.server.provider import GuideResource
 from guide.server.service import Asking, Service
 
 PAGE_FILE = "form.html"
@@ -88,7 +89,8 @@ class ForAppClients(Middleware):
             return result
         if context.method == "tools/list":
             return [tool for tool in result if tool.name not in (OPEN_TOOL, SUBMIT_TOOL)]
-        return [resource for resource in result if str(resource.uri) != PAGE_URI]
+        # A docroot listing can hold 10,000 resources: the class check spares each a string conversion.
+        return [resource for resource in result if isinstance(resource, GuideResource) or str(resource.uri) != PAGE_URI]
 
 
 async def _round(service: Service, security: RequestStateSecurity, ctx: Context, uri: str, sealed: str | None,
