@@ -41,9 +41,9 @@ class Declared:
         elicitation = capabilities.elicitation
         forms = elicitation is not None and (elicitation.form is not None or elicitation.url is None)
         settings = (capabilities.extensions or {}).get(APPS_EXTENSION)
-        apps = isinstance(settings, Mapping) and _renders_pages(settings.get("mimeTypes"))
-        app_elicitation = apps and forms and isinstance(settings.get("elicitation"), Mapping)
-        return cls(forms=forms, apps=apps, app_elicitation=app_elicitation)
+        if not isinstance(settings, Mapping) or not _renders_pages(settings.get("mimeTypes")):
+            return cls(forms=forms)
+        return cls(forms=forms, apps=True, app_elicitation=forms and isinstance(settings.get("elicitation"), Mapping))
 
 
 def _renders_pages(mime_types: Any) -> bool:
