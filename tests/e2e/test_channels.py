@@ -284,3 +284,16 @@ async def test_c7_12_a_prompt_caller_with_only_apps_is_told_the_address_to_open(
         assert f"Call the tool `{OPEN_TOOL}` with the argument uri set to `guide://_review?extra=1`" in said
         shown = await open_form(connected, "guide://_review?extra=1")
     assert [form["id"] for form in shown["forms"]] == ["target"]
+
+
+@pytest.mark.parametrize("settings", [{"mimeTypes": ["text/plain"]}, {"mimeTypes": "text/html;profile=mcp-app"}], ids=["other-page-types", "not-a-list"])
+async def test_c7_12_an_apps_declaration_without_guides_page_type_gets_the_agent_failure(server, client, settings):
+    async with client(server, extension=apps(settings)) as connected:
+        error = await read_error(connected, "guide://_review")
+        assert {tool.name for tool in await connected.list_tools()} == {"read_resource"}
+    assert error.error.data["reason"] == "missing"
+
+
+async def test_c7_12_an_apps_declaration_without_a_type_list_takes_the_app_form(server, client):
+    async with client(server, extension=apps({})) as connected:
+        assert f"`{OPEN_TOOL}`" in await read(connected, "guide://_review")
