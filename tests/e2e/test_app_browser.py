@@ -69,7 +69,7 @@ def _missing() -> str | None:
         return "Playwright for Python is missing: pip install -e '.[test]' (it brings playwright; never run `playwright install`)"
     if not os.access(CHROMIUM, os.X_OK):
         return f"Chromium is missing at {CHROMIUM}: apt-get install chromium (or set GUIDE_CHROMIUM to a Chromium binary)"
-    if not (HOST_DIR / "node_modules" / "@modelcontextprotocol" / "ext-apps").is_dir() or shutil.which("node") is None:
+    if not (HOST_DIR / "node_modules" / "@modelcontextprotocol" / "ext-apps").is_dir() or shutil.which("npm") is None:
         return f"the MCP Apps host bridge is missing: cd {HOST_DIR.relative_to(Path.cwd()) if HOST_DIR.is_relative_to(Path.cwd()) else HOST_DIR} && npm ci"
     return None
 
