@@ -354,3 +354,12 @@ def test_c7_10_an_answer_that_is_not_an_object_is_asked_again():
     outcome = step(req, step(req).progress, {"target": Answer("accept", ["mode", "x"])})
     assert isinstance(outcome, Ask)
     assert "not an object of field values" in outcome.questions[0].message
+
+
+def test_c7_10_an_answer_with_a_field_the_form_does_not_ask_for_is_asked_again():
+    # Another form's field, slipped into this form's answer, must neither be taken nor dropped in silence (C7.12: the App is untrusted).
+    req = request({"target": form({"mode": {"type": "string"}}, ["mode"]), "reference": form({"reference": {"type": "string"}}, ["reference"])})
+    outcome = step(req, step(req).progress, {"target": Answer("accept", {"mode": "x", "reference": "y"})})
+    assert isinstance(outcome, Ask)
+    assert [question.form for question in outcome.questions] == ["target", "reference"]  # nothing was taken from it
+    assert "field reference is not in form target (it asks for mode)" in outcome.questions[0].message

@@ -23,7 +23,8 @@ async def test_args_and_prompt_arguments_are_counted_never_shown(tmp_path, caplo
             with pytest.raises(MCPError):
                 await client.read_resource(f"guide://_nope/{SECRET}?token={SECRET}")
     lines = [record.getMessage() for record in caplog.records if record.name == "guide.access"]
-    assert [line.split(f" ({mode}, native): ")[0] for line in lines] == [
+    # A client that shows no form takes the agent channel (C7.12 c).
+    assert [line.split(f" ({mode}, agent): ")[0] for line in lines] == [
         "- read guide://_workflow/phase (1 arg)",
         "- read guide://_review?depth&mode&reference",
         "- read guide://_review?depth&mode&reference",

@@ -94,3 +94,11 @@ def test_serve_help_lists_every_variable_guide_reads_with_its_meaning():
     named = {name for path in (REPO / "src" / "guide").rglob("*.py") for name in re.findall(r"\bGUIDE_[A-Z_]*[A-Z]\b", path.read_text())}
     missing = sorted(name for name in named if name not in done.stdout and name != "GUIDE_AUTH")
     assert missing == [], f"read but not listed in guide serve --help: {missing}"
+
+
+def test_the_app_form_setting_is_on_by_default_and_turned_off_by_its_variable_or_flag():
+    assert read_settings({}, {}).app_forms is True
+    assert read_settings({}, {"GUIDE_APP_FORMS": "0"}).app_forms is False
+    assert read_settings({"app_forms": "1"}, {"GUIDE_APP_FORMS": "0"}).app_forms is True
+    with pytest.raises(GuideError, match="GUIDE_APP_FORMS: 'maybe' is not 1 or 0"):
+        read_settings({}, {"GUIDE_APP_FORMS": "maybe"})

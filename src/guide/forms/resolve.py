@@ -18,6 +18,7 @@ from guide.forms.fields import Field
 from guide.forms.questions import missing, person_questions, when_status
 from guide.forms.values import Invalid, is_unresolved, normalise_answer, normalise_text, problems, text_length
 from guide.spelling import near_miss
+from guide.text import clip
 
 MAX_ASKS = 4
 """A form is asked at most this many times: once, then three re-asks after invalid answers."""
@@ -259,6 +260,10 @@ class _Interaction:
 
     def _accept(self, form: Form, content: Mapping[str, Any]) -> tuple[str, str | None] | None:
         """Take a form's accepted answer; or say why it is refused, and which field."""
+        stranger = next((name for name in content if form.field(name) is None), None)
+        if stranger is not None:  # an answer is to the form asked, field by field: one it did not ask for is refused, not dropped
+            asked = ", ".join(field.name for field in form.fields if field.name not in self.keywords)
+            return f"field {clip(str(stranger))} is not in form {form.id} (it asks for {asked})", None
         taken = {}
         for field in form.fields:
             if field.name in self.keywords or field.name not in content:

@@ -13,6 +13,7 @@ from guide.protocol import SERVER_NAME
 from guide.routes.resolve import AddressRead
 from guide.server import auth, scrape
 from guide.server.catalog import Catalog
+from guide.server.channels import Channels, app_tools
 from guide.server.completion import completer
 from guide.server.eras import Eras
 from guide.server.eras.modern import sealing
@@ -40,12 +41,14 @@ def create_server(docroot: Path | None = None, project: Path | None = None, *, s
     eras = Eras()
     counters = Counters() if settings.metrics else None
     measured = Metrics(counters=counters, access=settings.access_log)
-    service = Service(root, eras, answer_timeout=settings.answer_timeout, max_output=settings.max_output, metrics=measured)
+    service = Service(root, eras, Channels(app_forms=settings.app_forms), answer_timeout=settings.answer_timeout, max_output=settings.max_output,
+                      metrics=measured)
+    security = sealing(settings.state_keys, settings.state_ttl)
     startup = Startup(root, eras, watch=watch)
     cache_ttl = settings.cache_ttl
     server = FastMCP(
         SERVER_NAME, version=__version__, instructions=INSTRUCTIONS, lifespan=startup.lifespan, providers=[DocrootProvider(service)],
-        request_state_security=sealing(settings.state_keys, settings.state_ttl), auth=auth.verifier(settings.auth),
+        request_state_security=security, auth=auth.verifier(settings.auth),
         cache_ttl=cache_ttl or None, cache_scope="private" if cache_ttl else None, list_page_size=settings.list_page_size or None,
     )
     eras.install(server)
@@ -59,6 +62,8 @@ def create_server(docroot: Path | None = None, project: Path | None = None, *, s
     async def read_resource(uri: str, ctx: Context) -> str | InputRequiredResult:
         return await service.read(ctx, AddressRead(uri), tool=True)
 
+    if settings.app_forms:
+        app_tools.install(server, service, security)
     server.completion(completer(root))
     if counters is not None:
         _measure(server, counters, root, eras, startup)

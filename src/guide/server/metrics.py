@@ -21,7 +21,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
 from guide.errors import AuthoringError, GuideError, NotFoundError, UnavailableError
 
-CHANNELS = ("native", "agent")
+CHANNELS = ("native", "app", "agent")
 """How a read's questions reach a person: forms asked through the protocol (`native`), or the agent's own questions (`agent`)."""
 FORM_EVENTS = {"accept": "answered", "decline": "declined", "cancel": "cancelled"}
 """The name each elicitation action is counted under."""

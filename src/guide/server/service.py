@@ -1,4 +1,4 @@
-"""Serve one read: resolve it (routes), drive it in the client's protocol era (eras), finish it (routes).
+"""Serve one read: resolve it (routes), take its forms to the person by a channel in the client's protocol era (channels, eras), finish it (routes).
 
 A read is a value (`guide.routes.resolve.Read`). What the event loop does is an
 explicit question to the docroot's build: is what this read needs built? Then it
@@ -18,12 +18,13 @@ from fastmcp import Context
 from guide.docroot.built import MISSING
 from guide.docroot.folder import Docroot
 from guide.errors import GuideError
-from guide.forms.resolve import Ask
+from guide.forms.resolve import Ask, Fail, Outcome, Render, Request
 from guide.render import MAX_OUTPUT
 from guide.routes.finish import document_text, finish, finished
 from guide.routes.resolve import Call, Document, Read, Resolved, resolve
 from guide.server import metrics, work
-from guide.server.eras import Eras, Pending, can_elicit
+from guide.server.channels import Channel, Channels
+from guide.server.eras import Era, Eras, Pending
 from guide.server.errors import guarded
 from guide.server.metrics import Metrics
 
@@ -32,7 +33,7 @@ ANSWER_TIMEOUT = 600.0
 RESOLVED = "resolved"
 """The build's memo of resolved reads (by the read value)."""
 ANSWERED = "answered"
-"""The build's memo of the text a fresh read (no continuation) renders at once, by the read, the client's reach and the phase."""
+"""The build's memo of the text a fresh read (no continuation) renders at once, by the read, the channel and the phase."""
 KEPT_LENGTH = 1024
 """Reads longer than this (their address or prompt line) are resolved each time: the memo must stay small."""
 
@@ -45,29 +46,42 @@ class _Refused:
 
 
 @dataclass(frozen=True)
+class Asking:
+    """A round that asks: the core's request and the forms it asks, with the progress to carry."""
+
+    request: Request
+    asked: Ask
+
+
+@dataclass(frozen=True)
 class Service:
-    """What every route needs to serve a read: the docroot, the protocol eras, how long to wait for an answer, and the output cap of a render."""
+    """What every route needs to serve a read: the docroot, the protocol eras, the channels, how long to wait for an answer, and the output cap of a render."""
 
     docroot: Docroot
     eras: Eras = field(default_factory=Eras)
+    channels: Channels = field(default_factory=Channels)
     answer_timeout: float | None = ANSWER_TIMEOUT
     max_output: int = MAX_OUTPUT
     metrics: Metrics = field(default_factory=lambda: Metrics(counters=None, access=False))
 
-    async def read(self, ctx: Context, read: Read, *, tool: bool = False, rendered: Callable[[str], Any] = str, channel: str = "native") -> Any:
+    async def read(self, ctx: Context, read: Read, *, tool: bool = False, rendered: Callable[[str], Any] = str) -> Any:
         """The answer to `read`, with Guide's errors translated for the client (an error result for the tool).
 
-        `rendered` wraps the text of a rendered entrypoint (a resource read marks it as never to be cached);
-        `channel` is how its questions reach a person, for the metrics (`guide.server.metrics.CHANNELS`).
+        `rendered` wraps the text of a rendered entrypoint (a resource read marks it as never to be cached).
+        The era and the channel are chosen here, once per read.
         """
-        era = self.eras.for_request(ctx)
-        return await guarded(lambda: self._observed(ctx, read, rendered, era.name, channel), era.error, tool=tool)
+        era, channel = self.eras.for_request(ctx), self.channels.for_request(ctx)
+        return await guarded(lambda: self._observed(ctx, read, rendered, era, channel), era.error, tool=tool)
 
-    async def _observed(self, ctx: Context, read: Read, rendered: Callable[[str], Any], era: str, channel: str) -> Any:
-        with self.metrics.reading(read, era, channel):
-            return await self._serve(ctx, read, rendered)
+    async def _observed(self, ctx: Context, read: Read, rendered: Callable[[str], Any], era: Era, channel: Channel) -> Any:
+        with self.metrics.reading(read, era.name, channel.name):
+            found = await self._found(read)
+            if not isinstance(found, Call):
+                return found
+            return await self._call(ctx, read, found, rendered, era, channel)
 
-    async def _serve(self, ctx: Context, read: Read, rendered: Callable[[str], Any]) -> Any:
+    async def _found(self, read: Read) -> str | Call:
+        """What `read` names in the current snapshot: text (help, a document), or a call to drive; a refused read raises."""
         found = self._recall(read)
         if found is MISSING:
             found = await work.off_loop(self._resolve, read)
@@ -80,31 +94,52 @@ class Service:
             metrics.resolved("document")
             return await work.off_loop(document_text, self.docroot, found)
         metrics.resolved(found.entrypoint.kind, metrics.without_values(found.entrypoint.uri, found.keywords, len(found.args)))
-        return await self._call(ctx, read, found, rendered)
+        return found
 
-    async def _call(self, ctx: Context, read: Read, call: Call, rendered: Callable[[str], Any]) -> Any:
-        era, reach = self.eras.for_request(ctx), can_elicit(ctx)
+    async def _phase(self, call: Call) -> str | None:
         known, phase = self.docroot.peek_phase(call.built)
-        if not known:
-            phase = await work.off_loop(self.docroot.active_phase, call.built)
-        fresh = (read, reach, phase) if not era.continues(ctx) else None
+        return phase if known else await work.off_loop(self.docroot.active_phase, call.built)
+
+    async def _call(self, ctx: Context, read: Read, call: Call, rendered: Callable[[str], Any], era: Era, channel: Channel) -> Any:
+        phase = await self._phase(call)
+        fresh = (read, channel.name, phase) if not era.continues(ctx) else None
         text = call.built.recall(ANSWERED, fresh) if fresh is not None else MISSING
         if text is not MISSING:
             return rendered(text)
-        request = call.request(can_elicit=reach, active_phase=phase)
+        request = call.request(can_elicit=channel.asks, active_phase=phase)
         outcome = era.opening(ctx)(request)  # the pure first step: no file, no build
         if isinstance(outcome, Ask):
-            fresh = None  # what the client answers decides the text
-            outcome = await era.drive(ctx, request, outcome, answer_timeout=self.answer_timeout)
+            fresh = None  # what the person answers decides the text
+            outcome = await channel.carry(ctx, era, request, outcome, answer_timeout=self.answer_timeout)
             if isinstance(outcome, Pending):
                 metrics.ended("asked")
-                return outcome.reply
-        text = finished(call, outcome, phase)
-        if text is MISSING:
-            text = await work.off_loop(partial(finish, call, outcome, phase, max_output=self.max_output))
+                return rendered(outcome.reply) if isinstance(outcome.reply, str) else outcome.reply
+        text = await self._finish(call, outcome, phase)
         if fresh is not None and read.size <= KEPT_LENGTH:  # the same read, fresh, renders the same text until a file changes
             call.built.remember(ANSWERED, fresh, text)
         return rendered(text)
+
+    async def _finish(self, call: Call, outcome: Render | Fail, phase: str | None) -> str:
+        text = finished(call, outcome, phase)
+        if text is MISSING:
+            text = await work.off_loop(partial(finish, call, outcome, phase, max_output=self.max_output))
+        return text
+
+    async def step(self, read: Read, resume: Callable[[Request], Outcome]) -> str | Asking:
+        """One round of an interaction held outside the protocol (the App form's): the text `read` renders, or the forms it asks.
+
+        `resume` is the round's pure step (from nothing, or from a state and answers).
+        The person is asked (`can_elicit`), so defaults are offered, not applied.
+        """
+        found = await self._found(read)
+        if not isinstance(found, Call):
+            return found
+        phase = await self._phase(found)
+        request = found.request(can_elicit=True, active_phase=phase)
+        outcome = resume(request)
+        if isinstance(outcome, Ask):
+            return Asking(request, outcome)
+        return await self._finish(found, outcome, phase)
 
     def _recall(self, read: Read) -> Resolved | _Refused:
         """What `read` resolved to in the current snapshot, if it was resolved before (else `MISSING`)."""

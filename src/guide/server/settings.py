@@ -150,6 +150,8 @@ SETTINGS = (
             _number(int, positive=False), 0, "--list-page-size", "ITEMS"),
     Setting("forwarded_allow_ips", "GUIDE_FORWARDED_ALLOW_IPS", "proxies whose X-Forwarded-For names the client in the log "
             "(IPs or networks, comma-separated; default: none)", _addresses, (), "--forwarded-allow-ips", "IPS"),
+    Setting("app_forms", "GUIDE_APP_FORMS", "1 shows forms as Guide's MCP App to clients that declare MCP Apps but no forms; 0 turns that off "
+            "(they get the agent's questions; default: 1)", _switch, True, "--app-forms", "1|0"),
     Setting("state_keys", "GUIDE_STATE_KEYS", f"keys that seal continuation state, comma-separated, {MIN_KEY_LENGTH}+ bytes each "
             "(the first seals, all unseal; default: a key of this process)", _keys, (), secret=True),
     Setting("state_ttl", "GUIDE_STATE_TTL", "seconds a continuation state stays valid (default: 600)", _number(float), DEFAULT_STATE_TTL),
@@ -182,6 +184,7 @@ class Settings:
     max_output: int = MAX_OUTPUT
     answer_timeout: float | None = DEFAULT_ANSWER_TIMEOUT
     list_page_size: int = 0
+    app_forms: bool = True
     forwarded_allow_ips: tuple[str, ...] = ()
     state_keys: tuple[str, ...] = ()
     state_ttl: float = DEFAULT_STATE_TTL

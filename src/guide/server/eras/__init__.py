@@ -46,11 +46,4 @@ class Eras:
             era.close()
 
 
-def can_elicit(ctx: Context) -> bool:
-    """Whether the client declared form elicitation for this request (a bare `elicitation: {}` means form), in any era."""
-    capabilities = ctx.session.client_capabilities
-    elicitation = capabilities.elicitation if capabilities is not None else None
-    return elicitation is not None and (elicitation.form is not None or elicitation.url is None)
-
-
-__all__ = ["Driven", "Era", "Eras", "Pending", "can_elicit"]
+__all__ = ["Driven", "Era", "Eras", "Pending"]

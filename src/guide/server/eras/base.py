@@ -40,8 +40,10 @@ class Era(Protocol):
     def opening(self, ctx: Context) -> Callable[[Request], Outcome]:
         """The request's first step, a pure function of the core's request (safe in any thread)."""
 
-    async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None) -> Driven:
-        """Take a request whose first step asks to its end, or to the reply that asks the client."""
+    async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None, ui: str | None = None) -> Driven:
+        """Take a request whose first step asks to its end, or to the reply that asks the client.
+
+        `ui` names an App page each form request offers to render it (the draft app-rendered elicitation)."""
 
     def error(self, error: GuideError) -> MCPError:
         """The JSON-RPC error this era's clients get for a Guide error."""

@@ -56,7 +56,7 @@ class Legacy:
         """The first step of a request: nothing has been answered yet (a pure function, safe in any thread)."""
         return step
 
-    async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None) -> Driven:
+    async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None, ui: str | None = None) -> Driven:
         """Resolve an asking request to `Render` or `Fail`, asking the client one form at a time in this request.
 
         Each form waits at most `answer_timeout` seconds: a client that never answers
@@ -65,7 +65,7 @@ class Legacy:
         outcome: Outcome = asked
         while isinstance(outcome, Ask):
             question = outcome.questions[0]
-            result = await _ask(ctx, request, question.form, elicit_request(question), answer_timeout)
+            result = await _ask(ctx, request, question.form, elicit_request(question, ui), answer_timeout)
             metrics.form_answered(result.action)
             outcome = step(request, outcome.progress, {question.form: Answer(result.action, result.content)})
         return outcome

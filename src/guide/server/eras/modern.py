@@ -31,9 +31,8 @@ from guide.protocol import SERVER_NAME
 from guide.server import metrics
 from guide.server.eras.base import Driven, Pending
 from guide.server.eras.listen import ListenStreams
-from guide.server.eras.questions import elicit_request
+from guide.server.eras.questions import elicit_request, read_answers
 from guide.server.errors import to_mcp
-from guide.text import clip
 
 
 class Modern:
@@ -62,11 +61,11 @@ class Modern:
             metrics.form_answered(str(getattr(response, "action", "")))
         return lambda request: _resume(request, text, responses)
 
-    async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None) -> Driven:
+    async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None, ui: str | None = None) -> Driven:
         """The forms to ask, with the state to carry to the retry (nothing is awaited here, so there is no wait to bound)."""
         return Pending(
             InputRequiredResult(
-                input_requests={question.form: elicit_request(question) for question in asked.questions},
+                input_requests={question.form: elicit_request(question, ui) for question in asked.questions},
                 request_state=state.encode(request, asked.progress),
             )
         )
@@ -118,10 +117,5 @@ def _resume(request: Request, text: str | None, responses: Mapping[str, Any] | N
 
 
 def _answers(request: Request, responses: Mapping[str, Any] | None) -> dict[str, Answer] | Fail:
-    answers = {}
-    for form_id, response in (responses or {}).items():
-        action = getattr(response, "action", None)
-        if action not in ("accept", "decline", "cancel"):
-            return failed(request, "invalid", f"the response for {clip(str(form_id))} is not an elicitation result")
-        answers[form_id] = Answer(action, getattr(response, "content", None))
-    return answers
+    answers = read_answers(responses)
+    return failed(request, "invalid", answers) if isinstance(answers, str) else answers

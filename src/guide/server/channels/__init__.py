@@ -1,0 +1,34 @@
+"""The channels: how a pending form reaches the person (C7.12), chosen once per read from what the client declared.
+
+A channel is an object with the one interface `Channel`. `Channels` holds one
+of each for a server and gives the one a request's client can take
+(`for_request`): native forms when it declares form elicitation, Guide's MCP
+App form when it declares MCP Apps (and the setting leaves the App channel on),
+else the agent (C7.6). Nothing outside this folder asks which channel a read
+takes. A new channel is a new module here and one place in `Channels`.
+"""
+
+from fastmcp import Context
+
+from guide.server.channels.agent import Agent
+from guide.server.channels.app import PAGE_URI, AppForm
+from guide.server.channels.base import Channel, Declared
+from guide.server.channels.native import Native
+
+
+class Channels:
+    """One of each channel for one server, in the order they are offered a request."""
+
+    def __init__(self, *, app_forms: bool = True) -> None:
+        self.app_forms = app_forms
+        """Whether the MCP App form is offered (the `app_forms` setting)."""
+        app: tuple[Channel, ...] = (AppForm(),) if app_forms else ()
+        self.all: tuple[Channel, ...] = (Native(PAGE_URI if app_forms else None), *app, Agent())
+
+    def for_request(self, ctx: Context) -> Channel:
+        """The channel that takes this request's pending forms, from what its client declared."""
+        declared = Declared.of(ctx)
+        return next(channel for channel in self.all if channel.carries(declared))
+
+
+__all__ = ["Channel", "Channels", "Declared"]

@@ -1,0 +1,37 @@
+"""The agent (C7.12 c, C7.6): a client that can show no form; the failure tells the agent what to ask the person.
+
+Nothing is asked: the pure step settles what defaults and `fallback: render`
+allow, and otherwise fails with the keywords the caller must supply (its
+wording is `guide.forms.failure`'s).
+"""
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from fastmcp import Context
+
+from guide.forms.resolve import Answer, Ask, Request, step
+from guide.server.channels.base import Declared, read_answers
+from guide.server.eras.base import Driven, Era
+
+
+class Agent:
+    """No form reaches the person: the agent is told what to ask."""
+
+    name = "agent"
+    asks = False
+
+    def carries(self, declared: Declared) -> bool:
+        """Any request: the channel of last resort."""
+        return True
+
+    async def carry(self, ctx: Context, era: Era, request: Request, asked: Ask, *, answer_timeout: float | None) -> Driven:
+        """Settle without asking (a step that cannot ask never asks, so this is reached only by a request opened as asking)."""
+        outcome = step(replace(request, can_elicit=False), asked.progress)
+        assert not isinstance(outcome, Ask)
+        return outcome
+
+    def answers(self, returned: Mapping[str, Any] | None) -> dict[str, Answer] | str:
+        """Nothing is asked, so nothing comes back to read; answers given anyway are read as any others."""
+        return read_answers(returned)

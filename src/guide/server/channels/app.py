@@ -1,0 +1,56 @@
+"""The MCP App form (C7.12 b): for a client that renders MCP Apps but shows no forms of its own.
+
+A read that needs answers tells the model to open the form through Guide's
+tool (`OPEN_TOOL`, whose `_meta.ui.resourceUri` is Guide's page); the host then
+renders the page, which shows the pending forms and submits them through
+`SUBMIT_TOOL`. The components are in `guide.server.channels.app_tools`.
+"""
+
+from collections.abc import Mapping
+from typing import Any
+
+from fastmcp import Context
+
+from guide import address
+from guide.forms.resolve import Answer, Ask, Request
+from guide.server.channels.base import Declared, read_answers
+from guide.server.eras.base import Driven, Era, Pending
+
+PAGE_URI = "ui://guide/form.html"
+"""Guide's App page: the forms of any entrypoint, rendered from what the tools send it."""
+OPEN_TOOL = "open_form"
+"""The tool the model calls to show the user an entrypoint's forms (its `_meta.ui.resourceUri` names the page)."""
+SUBMIT_TOOL = "submit_form"
+"""The tool the page calls with the user's answers (visible to the App only)."""
+
+
+class AppForm:
+    """Guide's own form page, rendered by an MCP Apps host."""
+
+    name = "app"
+    asks = True  # an App form asks: defaults are offered pre-filled, never applied silently
+
+    def carries(self, declared: Declared) -> bool:
+        """Whether the client declared the MCP Apps extension for Guide's page type."""
+        return declared.apps
+
+    async def carry(self, ctx: Context, era: Era, request: Request, asked: Ask, *, answer_timeout: float | None) -> Driven:
+        """The read's answer: how the model opens the form (the interaction itself runs in the App's tool calls)."""
+        return Pending(opening_text(request, asked))
+
+    def answers(self, returned: Mapping[str, Any] | None) -> dict[str, Answer] | str:
+        """The page's submission (elicitation results by form id) as answers."""
+        return read_answers(returned)
+
+
+def opening_text(request: Request, asked: Ask) -> str:
+    """What the model reads instead of the instructions: call the tool that shows the user the form, and wait."""
+    uri = address.example(request.entrypoint, request.args, request.keywords)
+    asking = "; ".join(question.message.strip().splitlines()[0] for question in asked.questions if question.message.strip())
+    return (
+        f"Guide needs the user's answers before it can give the instructions of {uri}"
+        f"{f' ({asking})' if asking else ''}.\n\n"
+        f"Call the tool `{OPEN_TOOL}` with the argument uri set to `{uri}`: it shows the user the form. "
+        "Do not guess the answers and do not fill the form for the user; wait for them to submit it. "
+        "The instructions then arrive in the conversation; follow them."
+    )

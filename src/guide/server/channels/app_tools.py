@@ -1,0 +1,123 @@
+"""The App form's FastMCP components: Guide's page (a `ui://` resource) and the two tools that carry its rounds.
+
+`open_form` (for the model) resolves an address as any read does and answers
+the forms it asks, with the state sealed for the page; the host renders the
+page named in the tool's `_meta.ui.resourceUri` and hands it that result.
+`submit_form` (for the page) takes the person's answers back: Guide unseals the
+state, runs the same pure step as every channel (checks, re-asks, branches) and
+answers either the forms that are now pending or the rendered text. Nothing the
+page sends is trusted: it is an untrusted frame, and the tool can be called by
+anyone (visibility is a hint to hosts, not a boundary).
+"""
+
+from collections.abc import Callable, Mapping
+from functools import partial
+from importlib import resources
+from typing import Any
+
+from fastmcp import Context, FastMCP
+from fastmcp.apps import UI_MIME_TYPE, AppConfig, ResourceCSP
+from fastmcp.server.middleware import Middleware
+from fastmcp.tools import ToolResult
+from mcp.server.request_state import RequestStateSecurity
+from mcp_types import TextContent
+
+from guide.errors import StateError
+from guide.forms import state
+from guide.forms.resolve import Answer, Outcome, Request, step
+from guide.routes.resolve import AddressRead
+from guide.server.channels.app import OPEN_TOOL, PAGE_URI, SUBMIT_TOOL
+from guide.server.channels.app_state import seal, unseal
+from guide.server.channels.base import Declared
+from guide.server.eras.questions import read_answers
+from guide.server.errors import guarded
+from guide.server.provider import GuideResource
+from guide.server.service import Asking, Service
+
+PAGE_FILE = "form.html"
+OPEN_DESCRIPTION = (
+    "Show the user the form of a guide:// address that needs their answers (a read of it says so), in an interactive view. "
+    "Call it with the address the read names, then wait: the user fills the form in, and the instructions arrive in the "
+    "conversation when they submit. Never guess the answers."
+)
+SUBMIT_DESCRIPTION = "Used by Guide's form view to send the user's answers; not for the model."
+CSP = ResourceCSP(connect_domains=[], resource_domains=[], frame_domains=[], base_uri_domains=[])
+"""The page loads nothing from anywhere: every script and style is in the page itself."""
+
+
+def page() -> str:
+    """Guide's App page: one self-contained HTML document (see docs/architecture.md for why it is hand-written)."""
+    return resources.files(__package__).joinpath(PAGE_FILE).read_text(encoding="utf-8")
+
+
+def install(server: FastMCP, service: Service, security: RequestStateSecurity) -> None:
+    """Add the page and its two tools to `server`; `security` seals the state the page carries (the 2026-07-28 era's keys)."""
+    text = page()
+
+    @server.resource(PAGE_URI, name="guide-form", description="Guide's form view (MCP App)", mime_type=UI_MIME_TYPE,
+                     app=AppConfig(csp=CSP, prefers_border=True))
+    def form_page() -> str:
+        return text
+
+    @server.tool(name=OPEN_TOOL, description=OPEN_DESCRIPTION, app=AppConfig(resource_uri=PAGE_URI, visibility=["model"]))
+    async def open_form(uri: str, ctx: Context) -> ToolResult:
+        return await guarded(lambda: _round(service, security, ctx, uri, None, None), service.eras.for_request(ctx).error, tool=True)
+
+    server.add_middleware(ForAppClients())
+
+    @server.tool(name=SUBMIT_TOOL, description=SUBMIT_DESCRIPTION, app=AppConfig(resource_uri=PAGE_URI, visibility=["app"]))
+    async def submit_form(uri: str, state: str, answers: dict[str, Any], ctx: Context) -> ToolResult:
+        return await guarded(lambda: _round(service, security, ctx, uri, state, answers), service.eras.for_request(ctx).error, tool=True)
+
+
+class ForAppClients(Middleware):
+    """Lists the page and its tools only to clients that declared MCP Apps: the others could not show them.
+
+    Calls are not filtered (listing is not access control): whoever calls is checked
+    as any caller is. Overriding `__call__` spares every other request the chain of
+    hooks FastMCP would build for a middleware.
+    """
+
+    async def __call__(self, context, call_next):
+        """Answer the request; from a listing for a client without MCP Apps, leave out the App's page and tools."""
+        result = await call_next(context)
+        if context.method not in ("tools/list", "resources/list") or context.fastmcp_context is None:
+            return result
+        if context.fastmcp_context.request_context is None:  # no client at all (`fastmcp inspect`): everything is listed
+            return result
+        if Declared.of(context.fastmcp_context).apps:
+            return result
+        if context.method == "tools/list":
+            return [tool for tool in result if tool.name not in (OPEN_TOOL, SUBMIT_TOOL)]
+        # A docroot listing can hold 10,000 resources: the class check spares each a string conversion.
+        return [resource for resource in result if isinstance(resource, GuideResource) or str(resource.uri) != PAGE_URI]
+
+
+async def _round(service: Service, security: RequestStateSecurity, ctx: Context, uri: str, sealed: str | None,
+                 returned: dict[str, Any] | None) -> ToolResult:
+    """One round: the first (`sealed` None) or a submission; the forms it asks, or the text it renders."""
+    resume: Callable[[Request], Outcome] = step
+    if sealed is not None:
+        text = unseal(security, ctx, sealed)
+        answers = read_answers(returned)
+        if isinstance(answers, str):
+            raise StateError(f"{answers}; {state.RESTART}")
+        resume = partial(_resumed, text=text, answers=answers)
+    found = await service.step(AddressRead(uri), resume)
+    if isinstance(found, Asking):
+        return _asking(security, ctx, uri, found, first=sealed is None)
+    return ToolResult(content=[TextContent(type="text", text=found)], structured_content={"guide": "rendered", "uri": uri, "text": found})
+
+
+def _resumed(request: Request, *, text: str, answers: Mapping[str, Answer]) -> Outcome:
+    return state.resume(request, text, answers)
+
+
+def _asking(security: RequestStateSecurity, ctx: Context, uri: str, found: Asking, *, first: bool) -> ToolResult:
+    forms = [{"id": question.form, "message": question.message, "schema": dict(question.schema)} for question in found.asked.questions]
+    sealed = seal(security, ctx, state.encode(found.request, found.asked.progress))
+    asking = "; ".join(question.message.strip().splitlines()[0] for question in found.asked.questions if question.message.strip())
+    note = (f"The user now sees the form of {uri} ({asking}). Wait for them to submit it: the instructions then arrive in the conversation."
+            if first else f"The form of {uri} asks again: {asking}.")
+    content = {"guide": "form", "uri": uri, "entrypoint": found.request.entrypoint, "forms": forms, "state": sealed}
+    return ToolResult(content=[TextContent(type="text", text=note)], structured_content=content)
