@@ -5,20 +5,27 @@ explicit question to the docroot's build: is what this read needs built? Then it
 is answered on the loop: the resolution was kept, the forms' step is pure, the
 rendered text was kept. Anything else (building the snapshot, resolving, reading
 a document, rendering) continues in a worker thread from what is already
-resolved (`guide.server.work`); nothing is done twice.
+resolved (`guide.server.work`); nothing is done twice. The forms' step is the
+exception when a form checks a value against a pattern only the backtracking
+engine runs: then each step runs in one of the few threads kept for such checks,
+and all of a request's checks share one time budget (`keywords.request_budget`).
 """
 
+import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from anyio import CapacityLimiter
 from fastmcp import Context
 
 from guide.docroot.built import MISSING
 from guide.docroot.folder import Docroot
 from guide.errors import GuideError
-from guide.forms.resolve import Ask
+from guide.forms.keywords import request_budget
+from guide.forms.resolve import Ask, Outcome, Request
 from guide.render import MAX_OUTPUT
 from guide.routes.finish import document_text, finish, finished
 from guide.routes.resolve import Call, Document, Read, Resolved, resolve
@@ -51,6 +58,7 @@ class Service:
     eras: Eras = field(default_factory=Eras)
     answer_timeout: float | None = ANSWER_TIMEOUT
     max_output: int = MAX_OUTPUT
+    slow_checks: CapacityLimiter = field(default_factory=work.slow_checks)
 
     async def read(self, ctx: Context, read: Read, *, tool: bool = False, rendered: Callable[[str], Any] = str) -> Any:
         """The answer to `read`, with Guide's errors translated for the client (an error result for the tool).
@@ -81,18 +89,25 @@ class Service:
         if text is not MISSING:
             return rendered(text)
         request = call.request(can_elicit=reach, active_phase=phase)
-        outcome = era.opening(ctx)(request)  # the pure first step: no file, no build
-        if isinstance(outcome, Ask):
-            fresh = None  # what the client answers decides the text
-            outcome = await era.drive(ctx, request, outcome, answer_timeout=self.answer_timeout)
-            if isinstance(outcome, Pending):
-                return outcome.reply
+        with request_budget(time.monotonic) if request.forms.slow_checks else nullcontext():
+            outcome = await self._step(request, partial(era.opening(ctx), request))  # the pure first step: no file, no build
+            if isinstance(outcome, Ask):
+                fresh = None  # what the client answers decides the text
+                outcome = await era.drive(ctx, request, outcome, answer_timeout=self.answer_timeout, stepping=partial(self._step, request))
+                if isinstance(outcome, Pending):
+                    return outcome.reply
         text = finished(call, outcome, phase)
         if text is MISSING:
             text = await work.off_loop(partial(finish, call, outcome, phase, max_output=self.max_output))
         if fresh is not None and read.size <= KEPT_LENGTH:  # the same read, fresh, renders the same text until a file changes
             call.built.remember(ANSWERED, fresh, text)
         return rendered(text)
+
+    async def _step(self, request: Request, step: Callable[[], Outcome]) -> Outcome:
+        """Run one pure step of `request`'s forms: on the loop, or in a slow-check thread when a value may take a time budget."""
+        if not request.forms.slow_checks:
+            return step()
+        return await work.off_loop(step, limiter=self.slow_checks)
 
     def _recall(self, read: Read) -> Resolved | _Refused:
         """What `read` resolved to in the current snapshot, if it was resolved before (else `MISSING`)."""

@@ -1,6 +1,6 @@
 """What every protocol era offers the server: the `Era` interface, and `Pending`, a round that waits for the client."""
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -20,6 +20,8 @@ class Pending:
 
 Driven = Render | Fail | Pending
 """Where driving a request ends: it renders, it fails, or it waits for the client's next round."""
+Stepping = Callable[[Callable[[], Outcome]], Awaitable[Outcome]]
+"""How the server runs one pure step of the forms (on its loop, or in a thread when checks may be slow)."""
 
 
 class Era(Protocol):
@@ -37,8 +39,8 @@ class Era(Protocol):
     def opening(self, ctx: Context) -> Callable[[Request], Outcome]:
         """The request's first step, a pure function of the core's request (safe in any thread)."""
 
-    async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None) -> Driven:
-        """Take a request whose first step asks to its end, or to the reply that asks the client."""
+    async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None, stepping: Stepping) -> Driven:
+        """Take a request whose first step asks to its end, or to the reply that asks the client; each later step runs through `stepping`."""
 
     def error(self, error: GuideError) -> MCPError:
         """The JSON-RPC error this era's clients get for a Guide error."""

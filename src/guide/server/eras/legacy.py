@@ -10,6 +10,7 @@ no more, so it never holds the others.
 
 import logging
 from collections.abc import Callable
+from functools import partial
 
 import anyio
 from fastmcp import Context, FastMCP
@@ -23,7 +24,7 @@ from pydantic import ValidationError
 from guide.errors import GuideError
 from guide.forms.failure import Reason
 from guide.forms.resolve import Answer, Ask, Outcome, Request, step, unanswered
-from guide.server.eras.base import Driven
+from guide.server.eras.base import Driven, Stepping
 from guide.server.eras.questions import elicit_request
 from guide.server.errors import to_mcp
 from guide.text import clip
@@ -54,7 +55,7 @@ class Legacy:
         """The first step of a request: nothing has been answered yet (a pure function, safe in any thread)."""
         return step
 
-    async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None) -> Driven:
+    async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None, stepping: Stepping) -> Driven:
         """Resolve an asking request to `Render` or `Fail`, asking the client one form at a time in this request.
 
         Each form waits at most `answer_timeout` seconds: a client that never answers
@@ -64,7 +65,7 @@ class Legacy:
         while isinstance(outcome, Ask):
             question = outcome.questions[0]
             result = await _ask(ctx, request, question.form, elicit_request(question), answer_timeout)
-            outcome = step(request, outcome.progress, {question.form: Answer(result.action, result.content)})
+            outcome = await stepping(partial(step, request, outcome.progress, {question.form: Answer(result.action, result.content)}))
         return outcome
 
     def error(self, error: GuideError) -> MCPError:

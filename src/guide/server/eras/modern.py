@@ -28,7 +28,7 @@ from guide.errors import GuideError, MissingInputError
 from guide.forms import state
 from guide.forms.resolve import Answer, Ask, Fail, Outcome, Request, failed
 from guide.protocol import SERVER_NAME
-from guide.server.eras.base import Driven, Pending
+from guide.server.eras.base import Driven, Pending, Stepping
 from guide.server.eras.listen import ListenStreams
 from guide.server.eras.questions import elicit_request
 from guide.server.errors import to_mcp
@@ -58,7 +58,7 @@ class Modern:
         text, responses = ctx.request_state, ctx.input_responses
         return lambda request: _resume(request, text, responses)
 
-    async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None) -> Driven:
+    async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None, stepping: Stepping) -> Driven:
         """The forms to ask, with the state to carry to the retry (nothing is awaited here, so there is no wait to bound)."""
         return Pending(
             InputRequiredResult(
