@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from e2e_support import free_port
@@ -42,20 +43,26 @@ class Served:
         return self.process.wait(timeout=timeout)
 
 
-def _ceiling() -> None:
+def _ceilings(descriptors: int | None) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (CEILING, CEILING))
+    if descriptors is not None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (descriptors, descriptors))
 
 
 @contextmanager
-def http_server(docroot: Path, project: Path, log: Path, *flags: str, environ: dict[str, str] | None = None) -> Iterator[Served]:
-    """Start a server on a free port of 127.0.0.1 and yield it once it accepts connections; stop it after."""
+def http_server(docroot: Path, project: Path, log: Path, *flags: str, environ: dict[str, str] | None = None,
+                descriptors: int | None = None) -> Iterator[Served]:
+    """Start a server on a free port of 127.0.0.1 and yield it once it accepts connections; stop it after.
+
+    `descriptors`: the server's file descriptor limit (default: this process's).
+    """
     port = free_port()
     env = {key: value for key, value in os.environ.items() if not key.startswith("GUIDE_")}
     env.update(FASTMCP_LOG_LEVEL="WARNING", **(environ or {}))
     args = [sys.executable, "-m", "guide", "serve", "--docroot", str(docroot), "--project", str(project),
             "--transport", "http", "--host", "127.0.0.1", "--port", str(port), *flags]
     with log.open("wb") as sink:
-        process = subprocess.Popen(args, env=env, cwd=project, stdout=subprocess.DEVNULL, stderr=sink, preexec_fn=_ceiling)
+        process = subprocess.Popen(args, env=env, cwd=project, stdout=subprocess.DEVNULL, stderr=sink, preexec_fn=partial(_ceilings, descriptors))
     try:
         _wait_for_port(process, port)
         yield Served(process, f"http://127.0.0.1:{port}/mcp", port, log)
