@@ -13,6 +13,8 @@ log in 10 s). Guide's HTTP protocol is uvicorn's, with two bounds:
   descriptor limit; a connection past it is closed as it is accepted.
 
 Either event is logged as one line at most every `LOG_EVERY` seconds, with counts.
+As uvicorn begins to stop, it asks each connection to shut down: the first such
+call tells the servers of this process (`guide.server.stopping`).
 """
 
 import logging
@@ -21,6 +23,8 @@ from typing import Any
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from guide.server import stopping
 
 RESERVED_DESCRIPTORS = 64
 """File descriptors kept for what the server itself opens (docroot files, the watch, the log) whatever the connections."""
@@ -79,6 +83,10 @@ def guarded_protocol(max_connections: int, request_timeout: float) -> type[H11Pr
             super().on_response_complete()
             if not self.transport.is_closing():
                 self._arm()
+
+        def shutdown(self) -> None:
+            stopping.begin()  # before this connection's request is asked to end: a listen stream ends now, gracefully
+            super().shutdown()
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
