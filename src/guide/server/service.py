@@ -28,10 +28,12 @@ from guide.forms.keywords import request_budget
 from guide.forms.resolve import Ask, Outcome, Request
 from guide.render import MAX_OUTPUT
 from guide.routes.finish import document_text, finish, finished
-from guide.routes.resolve import Call, Document, Read, Resolved, resolve
+from guide.routes.resolve import AddressRead, Call, CommandRead, Document, Read, Resolved, resolve
 from guide.server import work
 from guide.server.eras import Eras, Pending, can_elicit
 from guide.server.errors import guarded
+from guide.server.sizes import check_sendable
+from guide.text import clip
 
 ANSWER_TIMEOUT = 600.0
 """Seconds a legacy read waits for the client to answer one form before it fails (people answer forms slowly)."""
@@ -65,19 +67,20 @@ class Service:
 
         `rendered` wraps the text of a rendered entrypoint (a resource read marks it as never to be cached).
         """
-        return await guarded(lambda: self._serve(ctx, read, rendered), self.eras.for_request(ctx).error, tool=tool)
+        sent = partial(_sendable, ctx, read, 2 if tool else 1)  # the tool's result carries its text twice (content and structured)
+        return await guarded(lambda: self._serve(ctx, read, sent, rendered), self.eras.for_request(ctx).error, tool=tool)
 
-    async def _serve(self, ctx: Context, read: Read, rendered: Callable[[str], Any]) -> Any:
+    async def _serve(self, ctx: Context, read: Read, sent: Callable[[str], str], rendered: Callable[[str], Any]) -> Any:
         found = self._recall(read)
         if found is MISSING:
             found = await work.off_loop(self._resolve, read)
         if isinstance(found, _Refused):
             raise found.error.with_traceback(None)
         if isinstance(found, str):
-            return found
+            return sent(found)
         if isinstance(found, Document):
-            return await work.off_loop(document_text, self.docroot, found)
-        return await self._call(ctx, read, found, rendered)
+            return sent(await work.off_loop(document_text, self.docroot, found))
+        return await self._call(ctx, read, found, lambda text: rendered(sent(text)))
 
     async def _call(self, ctx: Context, read: Read, call: Call, rendered: Callable[[str], Any]) -> Any:
         era, reach = self.eras.for_request(ctx), can_elicit(ctx)
@@ -122,3 +125,10 @@ class Service:
         except GuideError as error:
             found = _Refused(error)
         return built.remember(RESOLVED, read, found) if read.size <= KEPT_LENGTH else found
+
+
+def _sendable(ctx: Context, read: Read, copies: int, text: str) -> str:
+    """`text`, once it is known to fit in one answer to `read` (`sizes.check_sendable`)."""
+    where = clip(read.uri) if isinstance(read, AddressRead) else f"prompt {read.command}" if isinstance(read, CommandRead) else "the guide prompt"
+    check_sendable(ctx, where, text, copies)
+    return text
