@@ -9,15 +9,19 @@ log names the real client (off by default: a client could otherwise claim any ad
 uvicorn writes its log through Guide's (`guide.server.logs`). On SIGTERM uvicorn stops
 accepting connections and finishes the requests in flight for up to `SHUTDOWN_GRACE` seconds.
 Connections are bounded in number and in the time a request may take to arrive
-(`guide.server.connections`).
+(`guide.server.connections`), legacy sessions by owner (`guide.server.sessions`).
 """
 
 import ipaddress
+import math
 from typing import Any
 
 import fastmcp
+from mcp.server.streamable_http_manager import DEFAULT_SESSION_IDLE_TIMEOUT
+from starlette.middleware import Middleware
 
 from guide.server.connections import descriptor_room, guarded_protocol
+from guide.server.sessions import SessionShares
 from guide.server.settings import DEFAULT_MAX_CONNECTIONS, Settings
 
 SHUTDOWN_GRACE = 10  # seconds; legacy streams still open after it are cut, a 2026-07-28 round takes milliseconds
@@ -36,7 +40,11 @@ def run_options(settings: Settings) -> dict[str, Any]:
         uvicorn.update(proxy_headers=True, forwarded_allow_ips=",".join(settings.forwarded_allow_ips))
     else:
         uvicorn.update(proxy_headers=False)
+    given = own.http_session_idle_timeout  # FastMCP's: "auto" leaves the SDK's default, None never expires a session
+    idle = DEFAULT_SESSION_IDLE_TIMEOUT if given == "auto" else math.inf if given is None else float(given)
+    shares = Middleware(SessionShares, max_sessions=settings.max_sessions, idle_timeout=idle)
     return {
+        "middleware": [shares],
         "host_origin_protection": own.http_host_origin_protection if explicit else True,
         "allowed_hosts": hosts or None,
         "allowed_origins": origins or None,

@@ -37,6 +37,7 @@ DEFAULT_ANSWER_TIMEOUT = 600.0
 DEFAULT_STATE_TTL = 600.0
 DEFAULT_MAX_CONNECTIONS = 1024
 DEFAULT_REQUEST_TIMEOUT = 30.0
+DEFAULT_MAX_SESSIONS = 10_000
 AUTH = {
     "GUIDE_AUTH_TOKENS": "static bearer tokens, name:token,... (each name is a principal; tokens of 32+ characters)",
     "GUIDE_AUTH_JWKS_URI": "JWTs: the https address of the signing keys (RS256 and other asymmetric algorithms)",
@@ -154,6 +155,8 @@ SETTINGS = (
             f"file descriptor limit lowers it (default: {DEFAULT_MAX_CONNECTIONS})", _number(int), DEFAULT_MAX_CONNECTIONS),
     Setting("request_timeout", "GUIDE_REQUEST_TIMEOUT", f"seconds an HTTP client has to send a whole request, head and body "
             f"(default: {DEFAULT_REQUEST_TIMEOUT:g})", _number(float), DEFAULT_REQUEST_TIMEOUT),
+    Setting("max_sessions", "GUIDE_MAX_SESSIONS", f"legacy HTTP sessions open at once; one client may hold an eighth of them "
+            f"(default: {DEFAULT_MAX_SESSIONS}, the MCP SDK's own limit)", _number(int), DEFAULT_MAX_SESSIONS),
     Setting("forwarded_allow_ips", "GUIDE_FORWARDED_ALLOW_IPS", "proxies whose X-Forwarded-For names the client in the log "
             "(IPs or networks, comma-separated; default: none)", _addresses, (), "--forwarded-allow-ips", "IPS"),
     Setting("state_keys", "GUIDE_STATE_KEYS", f"keys that seal continuation state, comma-separated, {MIN_KEY_LENGTH}+ bytes each "
@@ -186,6 +189,7 @@ class Settings:
     list_page_size: int = 0
     max_connections: int = DEFAULT_MAX_CONNECTIONS
     request_timeout: float = DEFAULT_REQUEST_TIMEOUT
+    max_sessions: int = DEFAULT_MAX_SESSIONS
     forwarded_allow_ips: tuple[str, ...] = ()
     state_keys: tuple[str, ...] = ()
     state_ttl: float = DEFAULT_STATE_TTL
