@@ -47,3 +47,23 @@ async def test_the_read_tool_counts_its_text_twice(served, mode):
             await client.call_tool("read_resource", {"uri": "guide://docs/fits"})
         result = await client.call_tool("read_resource", {"uri": "guide://docs/style"})
         assert "STYLE GUIDE" in result.content[0].text  # the session still serves
+
+
+COMMANDS = 150
+DESCRIPTION = "d" * 8_000  # 150 commands of 8 KB descriptions: a listing of some 1.2 MB
+
+
+async def test_a_listing_over_what_http_clients_take_fails_naming_the_page_setting(docroot, mode, tmp_path):
+    for number in range(COMMANDS):
+        docroot.write(f"_commands/c{number}.md", f"---\ndescription: {DESCRIPTION}\n---\nC{number}\n")
+    with http_server(docroot.root, docroot.project, tmp_path / "one-page.log") as served:
+        async with Client(served.url, mode=mode) as client:
+            with pytest.raises(MCPError) as refused:
+                await client.list_resources()
+            message = refused.value.error.message
+            assert message.startswith("the listing of resources would be ") and "set GUIDE_LIST_PAGE_SIZE" in message
+            assert "STYLE GUIDE" in await read(client, "guide://docs/style")  # the session still serves
+    with http_server(docroot.root, docroot.project, tmp_path / "paged.log", environ={"GUIDE_LIST_PAGE_SIZE": "50"}) as served:
+        async with Client(served.url, mode=mode) as client:
+            listed = await client.list_resources()  # page after page, each within the bound
+    assert sum(resource.name.startswith("c") and resource.name[1:].isdigit() for resource in listed) == COMMANDS

@@ -18,6 +18,7 @@ from guide.server.eras.modern import sealing
 from guide.server.provider import DocrootProvider
 from guide.server.service import Service
 from guide.server.settings import Settings, read_settings
+from guide.server.sizes import ListingSizes
 from guide.server.startup import Startup
 
 INSTRUCTIONS = "Guide serves commands, skills and documents as guide:// resources; guide://_help lists them."
@@ -45,6 +46,7 @@ def create_server(docroot: Path | None = None, project: Path | None = None, *, s
     eras.install(server)
     startup.readiness.route(server)
     server.add_middleware(startup.first_answer)
+    server.add_middleware(ListingSizes(settings.list_page_size))
 
     # The description is given, not written as a docstring: reading a docstring loads
     # FastMCP's docstring parser, about 20 ms of a server's start.
