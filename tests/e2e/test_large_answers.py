@@ -20,16 +20,16 @@ FITS = '"' * 300_000  # 600 KB once escaped
 WIDE = "é" * 524_000  # just under the 1 MiB file cap; as many bytes once encoded
 
 
-@pytest.fixture
-def served(docroot, tmp_path):
+async def test_an_answer_over_what_http_clients_take_fails_with_guides_line(docroot, mode, tmp_path):
     docroot.write("docs/quotes.md", QUOTES)
     docroot.write("docs/fits.md", FITS)
     docroot.write("docs/wide.md", WIDE)
-    with http_server(docroot.root, docroot.project, tmp_path / "server.log") as running:
-        yield running
+    with http_server(docroot.root, docroot.project, tmp_path / "server.log") as served:
+        await _answers(served, mode)
+        assert "Traceback" not in served.log_text()
 
 
-async def test_an_answer_over_what_http_clients_take_fails_with_guides_line(served, mode):
+async def _answers(served, mode: str) -> None:
     async with Client(served.url, mode=mode) as client:
         for address in ("guide://docs/quotes", "guide://docs/wide"):
             with pytest.raises(MCPError) as refused:
@@ -38,15 +38,11 @@ async def test_an_answer_over_what_http_clients_take_fails_with_guides_line(serv
             assert message.startswith(f"the answer to {address} would be ") and "\n" not in message
             assert f"over HTTP Guide sends at most {MAX_MESSAGE_BYTES:,} in one message" in message
         assert await read(client, "guide://docs/fits") == FITS  # within the bound: whole, and the session still serves
-    assert "Traceback" not in served.log_text()
-
-
-async def test_the_read_tool_counts_its_text_twice(served, mode):
-    async with Client(served.url, mode=mode) as client:
+        # The read tool's result carries its text twice (content and structured content): what fits as a read does not.
         with pytest.raises(ToolError, match="over HTTP Guide sends at most"):
             await client.call_tool("read_resource", {"uri": "guide://docs/fits"})
         result = await client.call_tool("read_resource", {"uri": "guide://docs/style"})
-        assert "STYLE GUIDE" in result.content[0].text  # the session still serves
+        assert "STYLE GUIDE" in result.content[0].text
 
 
 COMMANDS = 150
