@@ -84,9 +84,14 @@ def listen_request(port: int, request_id: int) -> bytes:
     return head.encode() + body
 
 
+def client_address(request_id: int) -> str:
+    """The loopback address stream `request_id` connects from: one client each, as Guide counts listen shares by address."""
+    return f"127.0.{request_id // 250}.{request_id % 250 + 2}"
+
+
 async def reading_stream(port: int, request_id: int, told: Counter) -> None:
     """A listen stream that reads every frame, counting the acknowledgement and each list change."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(client_address(request_id), 0))
     writer.write(listen_request(port, request_id))
     try:
         while line := await reader.readline():
@@ -102,6 +107,7 @@ def stalled_stream(port: int, request_id: int) -> socket.socket:
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     sock.settimeout(30)
+    sock.bind((client_address(request_id), 0))
     sock.connect(("127.0.0.1", port))
     sock.sendall(listen_request(port, request_id))
     taken = b""

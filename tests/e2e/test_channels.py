@@ -256,11 +256,15 @@ async def test_c7_12_the_2026_era_builds_its_form_requests_with_the_hint():
     forms, issues = declare_forms(elicitation, origin="_commands/review.md")
     request = Request("guide://_review", combine(forms, declared_names(elicitation))[0])
     asked = step(request)
-    pending = await Modern().drive(None, request, asked, answer_timeout=None, ui=PAGE_URI)
+
+    async def on_the_loop(later):
+        return later()
+
+    pending = await Modern().drive(None, request, asked, answer_timeout=None, stepping=on_the_loop, ui=PAGE_URI)
     params = pending.reply.input_requests["target"].params
     assert params.meta == {"guide/form": "target", "ui": {"resourceUri": PAGE_URI}}
     assert params.requested_schema["properties"] == {"mode": {"type": "string"}}
-    plain = await Modern().drive(None, request, asked, answer_timeout=None)
+    plain = await Modern().drive(None, request, asked, answer_timeout=None, stepping=on_the_loop)
     assert plain.reply.input_requests["target"].params.meta == {"guide/form": "target"}
 
 

@@ -21,10 +21,12 @@ from mcp import MCPError
 from mcp.server.context import ServerRequestContext
 from mcp.server.subscriptions import InMemorySubscriptionBus, PromptsListChanged, ResourcesListChanged
 from mcp_types import SubscriptionFilter, SubscriptionsListenRequestParams
+from starlette.requests import Request
 
 from guide.server.eras import legacy
+from guide.server.eras import listen as listen_module
 from guide.server.eras.legacy import Legacy
-from guide.server.eras.listen import LISTEN_BACKLOG, MAX_LISTEN_STREAMS, TOO_MANY_STREAMS, ListenStreams
+from guide.server.eras.listen import LISTEN_BACKLOG, LISTEN_SHARE, MAX_LISTEN_STREAMS, TOO_MANY_OWNED, TOO_MANY_STREAMS, ListenStreams
 from guide.server.eras.modern import Modern
 
 SAFETY_NET = 10.0  # seconds; a net for a hang, never a measurement
@@ -78,9 +80,15 @@ def _changes(tmp_path) -> tuple[Modern, Bus]:
     return era, bus
 
 
-def _context(session, request_id: int) -> ServerRequestContext:
+def _context(session, request_id: int, address: str | None = None) -> ServerRequestContext:
+    """A listen request's context; with `address`, as if it came over HTTP from that client address."""
+    request = Request({"type": "http", "client": (address, 40000), "headers": []}) if address else None
     return ServerRequestContext(session=session, lifespan_context=None, protocol_version="2026-07-28",
-                                method="subscriptions/listen", request_id=request_id)
+                                method="subscriptions/listen", request_id=request_id, request=request)
+
+
+def _address(index: int) -> str:
+    return f"10.0.{index // 250}.{index % 250 + 1}"
 
 
 async def _subscribed(bus: Bus, count: int) -> None:
@@ -123,20 +131,47 @@ async def test_one_stream_more_than_the_bound_is_refused_and_a_closed_one_frees_
                 group.start_soon(_listen_within, scope, changes, index)
             await _subscribed(bus, MAX_LISTEN_STREAMS)
             with pytest.raises(MCPError) as refused:
-                await changes.listen(_context(Reader(), 10_000), WANTED)
+                await changes.listen(_context(Reader(), 10_000, "10.9.9.9"), WANTED)
             assert refused.value.error.message == TOO_MANY_STREAMS
             assert bus.held == MAX_LISTEN_STREAMS  # the refused one never subscribed
             scopes[0].cancel()  # one client goes
             while bus.held == MAX_LISTEN_STREAMS:
                 await anyio.sleep(0.01)
-            group.start_soon(changes.listen, _context(Reader(), 10_001), WANTED)
+            group.start_soon(changes.listen, _context(Reader(), 10_001, "10.9.9.9"), WANTED)
             await _subscribed(bus, MAX_LISTEN_STREAMS)
             group.cancel_scope.cancel()
 
 
 async def _listen_within(scope: anyio.CancelScope, changes: Modern, index: int) -> None:
     with scope:
-        await changes.listen(_context(Reader(), index + 1), WANTED)
+        await changes.listen(_context(Reader(), index + 1, _address(index)), WANTED)
+
+
+async def test_one_client_holds_at_most_its_share_and_another_still_listens(tmp_path):
+    changes, bus = _changes(tmp_path)
+    with anyio.fail_after(SAFETY_NET):
+        async with anyio.create_task_group() as group:
+            for index in range(LISTEN_SHARE):
+                group.start_soon(changes.listen, _context(Reader(), index + 1, "10.0.0.1"), WANTED)
+            await _subscribed(bus, LISTEN_SHARE)
+            with pytest.raises(MCPError) as refused:
+                await changes.listen(_context(Reader(), 1_000, "10.0.0.1"), WANTED)
+            assert refused.value.error.message == TOO_MANY_OWNED
+            group.start_soon(changes.listen, _context(Reader(), 1_001, "10.0.0.2"), WANTED)
+            await _subscribed(bus, LISTEN_SHARE + 1)
+            group.cancel_scope.cancel()
+
+
+async def test_a_stream_without_an_event_for_the_idle_bound_is_ended_gracefully(tmp_path, caplog, monkeypatch):
+    monkeypatch.setattr(listen_module, "LISTEN_IDLE", 0.3)
+    caplog.set_level(logging.INFO, logger="guide")
+    changes, bus = _changes(tmp_path)
+    reader = Reader()
+    with anyio.fail_after(SAFETY_NET):
+        result = await changes.listen(_context(reader, 7, "10.0.0.1"), WANTED)
+    assert result.meta is not None  # the graceful end: a result naming the subscription
+    assert bus.held == 0 and changes.listen.count == 0  # its place is free again
+    assert any("listen stream 7 had no event for 0.3 s; it was ended" in r.getMessage() for r in caplog.records)
 
 
 class LegacyConnection:

@@ -26,7 +26,7 @@ def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
 def run(options: argparse.Namespace) -> int:
     """Serve until the client disconnects (stdio) or the process is stopped (HTTP)."""
     # Imported here: loading the MCP stack takes a second that check and render do not need.
-    from guide.server import http, logs
+    from guide.server import connections, http, logs
     from guide.server.app import create_server
 
     try:
@@ -39,6 +39,7 @@ def run(options: argparse.Namespace) -> int:
     if settings.transport == "stdio":
         server.run(transport="stdio", show_banner=False)
     else:
+        connections.quiet_accept_failures()
         for line in http.startup_warnings(settings, authenticated=server.auth is not None):
             print(f"guide serve: {line}", file=sys.stderr)
         server.run(transport="http", host=settings.host, port=settings.port, path="/mcp", show_banner=False, **http.run_options(settings))

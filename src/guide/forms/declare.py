@@ -15,6 +15,7 @@ from typing import Any
 
 from guide.errors import Issue
 from guide.forms.fields import MISSING, Field, declare_field
+from guide.forms.keywords import needs_budget
 from guide.forms.secrets import secret_term
 from guide.forms.values import Invalid, normalise_answer, problems
 from guide.protocol import HELP
@@ -54,9 +55,13 @@ class FormSet:
     forms: tuple[Form, ...]
     fields: Mapping[str, tuple[Form, Field]] = dataclass_field(init=False, compare=False, repr=False)
     """Each field name with the form that supplies it (made with the set: a read asks for it every time)."""
+    slow_checks: bool = dataclass_field(init=False, compare=False, repr=False)
+    """Whether checking a value may take a time budget (a pattern only the backtracking engine runs): the server steps such forms off its event loop."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "fields", {field.name: (form, field) for form in self.forms for field in form.fields})
+        slow = any(needs_budget(bound) for form in self.forms for field in form.fields for bound in field.bounds.values())
+        object.__setattr__(self, "slow_checks", slow)
 
 
 def digest(forms: FormSet) -> str:

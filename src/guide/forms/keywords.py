@@ -7,7 +7,9 @@ string `format`, is one entry in this module.
 
 import datetime
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -20,6 +22,8 @@ _REGEX_OPTIONS = re2.Options()
 _REGEX_OPTIONS.log_errors = False
 PATTERN_BUDGET = 0.1
 """Seconds one match may take for a pattern only the backtracking engine can run; past it the value is refused."""
+REQUEST_PATTERN_BUDGET = 0.5
+"""Seconds all such matches of one request may take together (a form of 100 hostile fields would take 100 budgets)."""
 _EMAIL = re.compile(r"[^@\s]+@[^@\s.]+(\.[^@\s.]+)*")
 
 
@@ -61,7 +65,37 @@ def _count(key: str) -> Callable[[Any], Any]:
 
 
 class PatternTimeout(Exception):
-    """Matching a value against a backtracking pattern took longer than `PATTERN_BUDGET`."""
+    """Matching a value against a backtracking pattern took longer than `PATTERN_BUDGET`, or than what the request had left."""
+
+    def __init__(self, spent: bool = False):
+        super().__init__()
+        self.spent = spent
+        """The request's whole budget was used up (not only this value's)."""
+
+
+class _Budget:
+    """The seconds of backtracking matches one request has left, measured with the caller's clock (the core reads none)."""
+
+    def __init__(self, seconds: float, clock: Callable[[], float]):
+        self.left = seconds
+        self.clock = clock
+
+
+_BUDGET: ContextVar[_Budget | None] = ContextVar("guide_pattern_budget", default=None)
+
+
+@contextmanager
+def request_budget(clock: Callable[[], float], seconds: float = REQUEST_PATTERN_BUDGET) -> Iterator[None]:
+    """Within it, backtracking matches share `seconds` in all, as `clock` (a monotonic clock) measures; past them, each value is refused at once.
+
+    The server opens one per request around the forms' steps (they may run in
+    a worker thread: the budget travels in a context variable, not a global).
+    """
+    token = _BUDGET.set(_Budget(seconds, clock))
+    try:
+        yield
+    finally:
+        _BUDGET.reset(token)
 
 
 class _BudgetedPattern:
@@ -72,10 +106,24 @@ class _BudgetedPattern:
         self.pattern = compiled.pattern
 
     def fullmatch(self, text: str) -> Any:
+        budget = _BUDGET.get()
+        allowed = PATTERN_BUDGET if budget is None else min(PATTERN_BUDGET, budget.left)
+        if allowed <= 0:
+            raise PatternTimeout(spent=True)
+        began = budget.clock() if budget is not None else 0.0
         try:
-            return self.compiled.fullmatch(text, timeout=PATTERN_BUDGET)
+            # concurrent: the match lets go of the interpreter lock, so a worker thread matching never stalls the event loop
+            return self.compiled.fullmatch(text, timeout=allowed, concurrent=True)
         except TimeoutError:
-            raise PatternTimeout from None
+            raise PatternTimeout(spent=budget is not None and allowed < PATTERN_BUDGET) from None
+        finally:
+            if budget is not None:
+                budget.left -= budget.clock() - began
+
+
+def needs_budget(matcher: Any) -> bool:
+    """Whether checking a value against `matcher` may take up to a time budget (a backtracking pattern), not linear time."""
+    return isinstance(matcher, _BudgetedPattern)
 
 
 def compile_pattern(pattern: str) -> Any:
@@ -104,7 +152,9 @@ def _read_pattern(pattern: Any) -> Any:
 def _check_pattern(matcher: Any, value: str) -> str | None:
     try:
         matched = matcher.fullmatch(value)
-    except PatternTimeout:
+    except PatternTimeout as timeout:
+        if timeout.spent:
+            return f"{quoted(value)} is refused: checking this read's values against their patterns took too long in all; give fewer or simpler values"
         return f"checking {quoted(value)} against the pattern took too long, so it is refused; give a shorter or simpler value"
     return None if matched is not None else f"{quoted(value)} does not match the pattern"
 

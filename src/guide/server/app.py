@@ -22,6 +22,7 @@ from guide.server.provider import DocrootProvider
 from guide.server.report import entry_counts
 from guide.server.service import Service
 from guide.server.settings import Settings, read_settings
+from guide.server.sizes import ListingSizes
 from guide.server.startup import Startup
 
 INSTRUCTIONS = "Guide serves commands, skills and documents as guide:// resources; guide://_help lists them."
@@ -55,6 +56,7 @@ def create_server(docroot: Path | None = None, project: Path | None = None, *, s
     server.add_middleware(Catalog(root, INSTRUCTIONS, READ_TOOL_DESCRIPTION))  # what tool-only agents can read
     startup.readiness.route(server)
     server.add_middleware(startup.first_answer)
+    server.add_middleware(ListingSizes(settings.list_page_size))
 
     # The description is given, not written as a docstring: reading a docstring loads
     # FastMCP's docstring parser, about 20 ms of a server's start.

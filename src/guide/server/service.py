@@ -5,28 +5,37 @@ explicit question to the docroot's build: is what this read needs built? Then it
 is answered on the loop: the resolution was kept, the forms' step is pure, the
 rendered text was kept. Anything else (building the snapshot, resolving, reading
 a document, rendering) continues in a worker thread from what is already
-resolved (`guide.server.work`); nothing is done twice.
+resolved (`guide.server.work`); nothing is done twice. The forms' step is the
+exception when a form checks a value against a pattern only the backtracking
+engine runs: then each step runs in one of the few threads kept for such checks,
+and all of a request's checks share one time budget (`keywords.request_budget`).
 """
 
+import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from anyio import CapacityLimiter
 from fastmcp import Context
 
 from guide.docroot.built import MISSING
 from guide.docroot.folder import Docroot
 from guide.errors import GuideError
+from guide.forms.keywords import request_budget
 from guide.forms.resolve import Ask, Fail, Outcome, Render, Request
 from guide.render import MAX_OUTPUT
 from guide.routes.finish import document_text, finish, finished
-from guide.routes.resolve import Call, Document, Read, Resolved, resolve
+from guide.routes.resolve import AddressRead, Call, CommandRead, Document, Read, Resolved, resolve
 from guide.server import metrics, work
 from guide.server.channels import Channel, Channels
 from guide.server.eras import Era, Eras, Pending
 from guide.server.errors import guarded
 from guide.server.metrics import Metrics
+from guide.server.sizes import check_sendable
+from guide.text import clip
 
 ANSWER_TIMEOUT = 600.0
 """Seconds a legacy read waits for the client to answer one form before it fails (people answer forms slowly)."""
@@ -63,6 +72,7 @@ class Service:
     answer_timeout: float | None = ANSWER_TIMEOUT
     max_output: int = MAX_OUTPUT
     metrics: Metrics = field(default_factory=lambda: Metrics(counters=None, access=False))
+    slow_checks: CapacityLimiter = field(default_factory=work.slow_checks)
 
     async def read(self, ctx: Context, read: Read, *, tool: bool = False, rendered: Callable[[str], Any] = str) -> Any:
         """The answer to `read`, with Guide's errors translated for the client (an error result for the tool).
@@ -71,14 +81,15 @@ class Service:
         The era and the channel are chosen here, once per read.
         """
         era, channel = self.eras.for_request(ctx), self.channels.for_request(ctx)
-        return await guarded(lambda: self._observed(ctx, read, rendered, era, channel), era.error, tool=tool)
+        sent = partial(_sendable, ctx, read, 2 if tool else 1)  # the tool's result carries its text twice (content and structured)
+        return await guarded(lambda: self._observed(ctx, read, sent, rendered, era, channel), era.error, tool=tool)
 
-    async def _observed(self, ctx: Context, read: Read, rendered: Callable[[str], Any], era: Era, channel: Channel) -> Any:
+    async def _observed(self, ctx: Context, read: Read, sent: Callable[[str], str], rendered: Callable[[str], Any], era: Era, channel: Channel) -> Any:
         with self.metrics.reading(read, era.name, channel.name):
             found = await self._found(read)
             if not isinstance(found, Call):
-                return found
-            return await self._call(ctx, read, found, rendered, era, channel)
+                return sent(found)
+            return await self._call(ctx, read, found, lambda text: rendered(sent(text)), era, channel)
 
     async def _found(self, read: Read) -> str | Call:
         """What `read` names in the current snapshot: text (help, a document), or a call to drive; a refused read raises."""
@@ -107,13 +118,14 @@ class Service:
         if text is not MISSING:
             return rendered(text)
         request = call.request(can_elicit=channel.asks, active_phase=phase)
-        outcome = era.opening(ctx)(request)  # the pure first step: no file, no build
-        if isinstance(outcome, Ask):
-            fresh = None  # what the person answers decides the text
-            outcome = await channel.carry(ctx, era, request, outcome, answer_timeout=self.answer_timeout)
-            if isinstance(outcome, Pending):
-                metrics.ended("asked")
-                return rendered(outcome.reply) if isinstance(outcome.reply, str) else outcome.reply
+        with request_budget(time.monotonic) if request.forms.slow_checks else nullcontext():
+            outcome = await self._step(request, partial(era.opening(ctx), request))  # the pure first step: no file, no build
+            if isinstance(outcome, Ask):
+                fresh = None  # what the person answers decides the text
+                outcome = await channel.carry(ctx, era, request, outcome, answer_timeout=self.answer_timeout, stepping=partial(self._step, request))
+                if isinstance(outcome, Pending):
+                    metrics.ended("asked")
+                    return rendered(outcome.reply) if isinstance(outcome.reply, str) else outcome.reply
         text = await self._finish(call, outcome, phase)
         if fresh is not None and read.size <= KEPT_LENGTH:  # the same read, fresh, renders the same text until a file changes
             call.built.remember(ANSWERED, fresh, text)
@@ -136,10 +148,17 @@ class Service:
             return found
         phase = await self._phase(found)
         request = found.request(can_elicit=True, active_phase=phase)
-        outcome = resume(request)
+        with request_budget(time.monotonic) if request.forms.slow_checks else nullcontext():
+            outcome = await self._step(request, partial(resume, request))
         if isinstance(outcome, Ask):
             return Asking(request, outcome)
         return await self._finish(found, outcome, phase)
+
+    async def _step(self, request: Request, step: Callable[[], Outcome]) -> Outcome:
+        """Run one pure step of `request`'s forms: on the loop, or in a slow-check thread when a value may take a time budget."""
+        if not request.forms.slow_checks:
+            return step()
+        return await work.off_loop(step, limiter=self.slow_checks)
 
     def _recall(self, read: Read) -> Resolved | _Refused:
         """What `read` resolved to in the current snapshot, if it was resolved before (else `MISSING`)."""
@@ -154,3 +173,10 @@ class Service:
         except GuideError as error:
             found = _Refused(error)
         return built.remember(RESOLVED, read, found) if read.size <= KEPT_LENGTH else found
+
+
+def _sendable(ctx: Context, read: Read, copies: int, text: str) -> str:
+    """`text`, once it is known to fit in one answer to `read` (`sizes.check_sendable`)."""
+    where = clip(read.uri) if isinstance(read, AddressRead) else f"prompt {read.command}" if isinstance(read, CommandRead) else "the guide prompt"
+    check_sendable(ctx, where, text, copies)
+    return text

@@ -35,6 +35,9 @@ TRANSPORTS = ("stdio", "http")
 MIN_KEY_LENGTH = 32
 DEFAULT_ANSWER_TIMEOUT = 600.0
 DEFAULT_STATE_TTL = 600.0
+DEFAULT_MAX_CONNECTIONS = 1024
+DEFAULT_REQUEST_TIMEOUT = 30.0
+DEFAULT_MAX_SESSIONS = 10_000
 AUTH = {
     "GUIDE_AUTH_TOKENS": "static bearer tokens, name:token,... (each name is a principal; tokens of 32+ characters)",
     "GUIDE_AUTH_JWKS_URI": "JWTs: the https address of the signing keys (RS256 and other asymmetric algorithms)",
@@ -148,6 +151,12 @@ SETTINGS = (
             _number(float), DEFAULT_ANSWER_TIMEOUT, "--answer-timeout", "SECONDS"),
     Setting("list_page_size", "GUIDE_LIST_PAGE_SIZE", "items per page of a listing (default: 0, one page: not every client follows nextCursor)",
             _number(int, positive=False), 0, "--list-page-size", "ITEMS"),
+    Setting("max_connections", "GUIDE_MAX_CONNECTIONS", f"HTTP connections open at once; more are closed as they come, and the "
+            f"file descriptor limit lowers it (default: {DEFAULT_MAX_CONNECTIONS})", _number(int), DEFAULT_MAX_CONNECTIONS),
+    Setting("request_timeout", "GUIDE_REQUEST_TIMEOUT", f"seconds an HTTP client has to send a whole request, head and body "
+            f"(default: {DEFAULT_REQUEST_TIMEOUT:g})", _number(float), DEFAULT_REQUEST_TIMEOUT),
+    Setting("max_sessions", "GUIDE_MAX_SESSIONS", f"legacy HTTP sessions open at once; one client may hold an eighth of them "
+            f"(default: {DEFAULT_MAX_SESSIONS}, the MCP SDK's own limit)", _number(int), DEFAULT_MAX_SESSIONS),
     Setting("forwarded_allow_ips", "GUIDE_FORWARDED_ALLOW_IPS", "proxies whose X-Forwarded-For names the client in the log "
             "(IPs or networks, comma-separated; default: none)", _addresses, (), "--forwarded-allow-ips", "IPS"),
     Setting("app_forms", "GUIDE_APP_FORMS", "1 shows forms as Guide's MCP App to clients that declare MCP Apps but no forms; 0 turns that off "
@@ -184,6 +193,9 @@ class Settings:
     max_output: int = MAX_OUTPUT
     answer_timeout: float | None = DEFAULT_ANSWER_TIMEOUT
     list_page_size: int = 0
+    max_connections: int = DEFAULT_MAX_CONNECTIONS
+    request_timeout: float = DEFAULT_REQUEST_TIMEOUT
+    max_sessions: int = DEFAULT_MAX_SESSIONS
     app_forms: bool = True
     forwarded_allow_ips: tuple[str, ...] = ()
     state_keys: tuple[str, ...] = ()

@@ -5,7 +5,8 @@ Start-up work that no request needs waits until the server has answered its
 first request (start time is what a user feels): then the docroot is watched;
 once no request has been in hand for a moment, it is checked whole and the
 start line logged. As the server stops, every era lets its clients go and what
-was parsed is kept for the next process, even when the stop is a cancellation.
+was parsed is kept for the next process, even when the stop is a cancellation; an HTTP
+replica lets its eras' clients go as soon as it begins to stop (`guide.server.stopping`).
 """
 
 import asyncio
@@ -17,7 +18,7 @@ from fastmcp import FastMCP
 from fastmcp.server.middleware import Middleware
 
 from guide.docroot.folder import Docroot
-from guide.server import logs, work
+from guide.server import logs, stopping, work
 from guide.server.eras import Eras
 from guide.server.health import Readiness
 from guide.server.live import ListChanges
@@ -48,10 +49,12 @@ class Startup:
         """While the server runs: load the docroot for `/healthz`, then watch and check it; at the end, let go and keep parses."""
         logs.quiet_caller_errors()  # once per process: a caller's mistake is one INFO line, never a traceback
         task = asyncio.create_task(self._after_first_answer(server))
+        forget = stopping.on_stop(self.eras.close)  # an HTTP replica lets its clients go as it begins to stop
         try:
             async with self.readiness.loading():
                 yield {}
         finally:
+            forget()
             self.eras.close()
             task.cancel()
             with suppress(asyncio.CancelledError):

@@ -9,20 +9,32 @@ request to a thread costs about 0.1 ms, as much as a whole warm read.
 There is one pool, AnyIO's worker threads (shared with FastMCP's own blocking
 calls, 40 at most): `off_loop` for work a request waits for, `in_background` for
 work nobody waits on (the start check, keeping parses), which a stopping server
-abandons rather than waits for.
+abandons rather than waits for. Work that may take a time budget whatever its
+size (checking values against a backtracking pattern) runs in threads of its own
+few (`slow_checks`), so however many requests bring such work, the pool stays
+free for everyone else's.
 """
 
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from anyio import to_thread
+from anyio import CapacityLimiter, to_thread
 
 T = TypeVar("T")
 
 
-async def off_loop(work: Callable[..., T], *args: Any) -> T:
-    """`work(*args)` in a worker thread; the request waits for it (and it finishes even if the request is cancelled)."""
-    return await to_thread.run_sync(work, *args)
+SLOW_CHECK_THREADS = 2
+"""Worker threads that check values against backtracking patterns at once (one per core of a small machine); more requests wait their turn."""
+
+
+def slow_checks() -> CapacityLimiter:
+    """A limiter for one server's time-budgeted work (`SLOW_CHECK_THREADS` at once), to pass to `off_loop`."""
+    return CapacityLimiter(SLOW_CHECK_THREADS)
+
+
+async def off_loop(work: Callable[..., T], *args: Any, limiter: CapacityLimiter | None = None) -> T:
+    """`work(*args)` in a worker thread (of `limiter`'s, when given); the request waits for it (and it finishes even if the request is cancelled)."""
+    return await to_thread.run_sync(work, *args, limiter=limiter)
 
 
 async def in_background(work: Callable[..., T], *args: Any) -> T:

@@ -7,13 +7,14 @@ wording is `guide.forms.failure`'s).
 
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from fastmcp import Context
 
 from guide.forms.resolve import Answer, Ask, Request, step
 from guide.server.channels.base import Declared, read_answers
-from guide.server.eras.base import Driven, Era
+from guide.server.eras.base import Driven, Era, Stepping
 
 
 class Agent:
@@ -26,9 +27,10 @@ class Agent:
         """Any request: the channel of last resort."""
         return True
 
-    async def carry(self, ctx: Context, era: Era, request: Request, asked: Ask, *, answer_timeout: float | None) -> Driven:
+    async def carry(self, ctx: Context, era: Era, request: Request, asked: Ask, *, answer_timeout: float | None,
+                    stepping: Stepping) -> Driven:
         """Settle without asking (a step that cannot ask never asks, so this is reached only by a request opened as asking)."""
-        outcome = step(replace(request, can_elicit=False), asked.progress)
+        outcome = await stepping(partial(step, replace(request, can_elicit=False), asked.progress))
         assert not isinstance(outcome, Ask)
         return outcome
 

@@ -14,7 +14,7 @@ from fastmcp import Context
 from guide import address
 from guide.forms.resolve import Answer, Ask, Request
 from guide.server.channels.base import Declared, read_answers
-from guide.server.eras.base import Driven, Era, Pending
+from guide.server.eras.base import Driven, Era, Pending, Stepping
 
 PAGE_URI = "ui://guide/form.html"
 """Guide's App page: the forms of any entrypoint, rendered from what the tools send it."""
@@ -34,7 +34,8 @@ class AppForm:
         """Whether the client declared the MCP Apps extension for Guide's page type."""
         return declared.apps
 
-    async def carry(self, ctx: Context, era: Era, request: Request, asked: Ask, *, answer_timeout: float | None) -> Driven:
+    async def carry(self, ctx: Context, era: Era, request: Request, asked: Ask, *, answer_timeout: float | None,
+                    stepping: Stepping) -> Driven:
         """The read's answer: how the model opens the form (the interaction itself runs in the App's tool calls)."""
         return Pending(opening_text(request, asked))
 

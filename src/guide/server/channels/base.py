@@ -12,7 +12,7 @@ from typing import Any, Protocol
 from fastmcp import Context
 
 from guide.forms.resolve import Answer, Ask, Request
-from guide.server.eras.base import Driven, Era
+from guide.server.eras.base import Driven, Era, Stepping
 from guide.server.eras.questions import read_answers
 
 APPS_EXTENSION = "io.modelcontextprotocol/ui"
@@ -65,7 +65,8 @@ class Channel(Protocol):
     def carries(self, declared: Declared) -> bool:
         """Whether this channel can carry the pending forms of a request whose client declared `declared`."""
 
-    async def carry(self, ctx: Context, era: Era, request: Request, asked: Ask, *, answer_timeout: float | None) -> Driven:
+    async def carry(self, ctx: Context, era: Era, request: Request, asked: Ask, *, answer_timeout: float | None,
+                    stepping: Stepping) -> Driven:
         """Take the pending forms to the person: to the end of the interaction, or to the reply that waits for them."""
 
     def answers(self, returned: Mapping[str, Any] | None) -> dict[str, Answer] | str:

@@ -12,7 +12,7 @@ from fastmcp import Context
 
 from guide.forms.resolve import Answer, Ask, Request
 from guide.server.channels.base import Declared, read_answers
-from guide.server.eras.base import Driven, Era
+from guide.server.eras.base import Driven, Era, Stepping
 
 
 class Native:
@@ -29,10 +29,11 @@ class Native:
         """Whether the client declared form elicitation."""
         return declared.forms
 
-    async def carry(self, ctx: Context, era: Era, request: Request, asked: Ask, *, answer_timeout: float | None) -> Driven:
+    async def carry(self, ctx: Context, era: Era, request: Request, asked: Ask, *, answer_timeout: float | None,
+                    stepping: Stepping) -> Driven:
         """Ask through the era: in turn with `elicitation/create` (legacy), or all at once in `input_required` (2026-07-28)."""
         ui = self.app_uri if self.app_uri is not None and Declared.of(ctx).app_elicitation else None
-        return await era.drive(ctx, request, asked, answer_timeout=answer_timeout, ui=ui)
+        return await era.drive(ctx, request, asked, answer_timeout=answer_timeout, stepping=stepping, ui=ui)
 
     def answers(self, returned: Mapping[str, Any] | None) -> dict[str, Answer] | str:
         """The client's elicitation results by form id."""

@@ -1,6 +1,6 @@
 """What every protocol era offers the server: the `Era` interface, and `Pending`, a round that waits for the client."""
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -20,6 +20,8 @@ class Pending:
 
 Driven = Render | Fail | Pending
 """Where driving a request ends: it renders, it fails, or it waits for the client's next round."""
+Stepping = Callable[[Callable[[], Outcome]], Awaitable[Outcome]]
+"""How the server runs one pure step of the forms (on its loop, or in a thread when checks may be slow)."""
 
 
 class Era(Protocol):
@@ -40,8 +42,9 @@ class Era(Protocol):
     def opening(self, ctx: Context) -> Callable[[Request], Outcome]:
         """The request's first step, a pure function of the core's request (safe in any thread)."""
 
-    async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None, ui: str | None = None) -> Driven:
-        """Take a request whose first step asks to its end, or to the reply that asks the client.
+    async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None, stepping: Stepping,
+                    ui: str | None = None) -> Driven:
+        """Take a request whose first step asks to its end, or to the reply that asks the client; each later step runs through `stepping`.
 
         `ui` names an App page each form request offers to render it (the draft app-rendered elicitation)."""
 

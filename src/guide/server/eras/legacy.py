@@ -3,13 +3,17 @@
 A read that waits for an answer says so in the log, once when it asks (the
 form, the entrypoint and the client's name) and once if it gives up, so that a
 client that declares forms but never shows them is visible to the operator.
+Over HTTP the wait also ends, within `GONE_POLL` seconds, when the client's
+connection for the request closes (a killed client): nobody is left to answer,
+and what the read holds is let go at once instead of at `--answer-timeout`.
 Listing changes go to every connected session as `notifications/*/list_changed`,
 to all at once; a session that does not take one within `NOTIFY_TIMEOUT` is told
 no more, so it never holds the others.
 """
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from functools import partial
 
 import anyio
 from fastmcp import Context, FastMCP
@@ -19,18 +23,21 @@ from mcp.server.connection import Connection
 from mcp.shared.message import ServerMessageMetadata
 from mcp_types import REQUEST_TIMEOUT, ElicitRequest, ElicitResult
 from pydantic import ValidationError
+from starlette.requests import Request as HttpRequest
 
 from guide.errors import GuideError
 from guide.forms.failure import Reason
 from guide.forms.resolve import Answer, Ask, Outcome, Request, step, unanswered
 from guide.server import metrics
-from guide.server.eras.base import Driven
+from guide.server.eras.base import Driven, Stepping
 from guide.server.eras.questions import elicit_request
 from guide.server.errors import to_mcp
 from guide.text import clip
 
 log = logging.getLogger("guide")
 TIMEOUT_FLAG = "--answer-timeout"
+GONE_POLL = 1.0
+"""Seconds between two looks at whether a waiting read's HTTP connection is still open."""
 NOTIFY_TIMEOUT = 10.0
 """Seconds a legacy session has to take one list-changed notification; one that does not is told no more."""
 
@@ -56,7 +63,8 @@ class Legacy:
         """The first step of a request: nothing has been answered yet (a pure function, safe in any thread)."""
         return step
 
-    async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None, ui: str | None = None) -> Driven:
+    async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None, stepping: Stepping,
+                    ui: str | None = None) -> Driven:
         """Resolve an asking request to `Render` or `Fail`, asking the client one form at a time in this request.
 
         Each form waits at most `answer_timeout` seconds: a client that never answers
@@ -67,7 +75,7 @@ class Legacy:
             question = outcome.questions[0]
             result = await _ask(ctx, request, question.form, elicit_request(question, ui), answer_timeout)
             metrics.form_answered(result.action)
-            outcome = step(request, outcome.progress, {question.form: Answer(result.action, result.content)})
+            outcome = await stepping(partial(step, request, outcome.progress, {question.form: Answer(result.action, result.content)}))
         return outcome
 
     def error(self, error: GuideError) -> MCPError:
@@ -129,8 +137,9 @@ async def _ask(ctx: Context, request: Request, form: str, elicit: ElicitRequest,
     client = client_name(ctx)
     limit = f"up to {answer_timeout:g} s" if answer_timeout is not None else "without a time limit"
     log.info("waiting for %s to answer form %s of %s (%s)", client, form, request.entrypoint, limit)
+    answer = partial(ctx.session.send_request, elicit, ElicitResult, request_read_timeout_seconds=answer_timeout, metadata=metadata)
     try:
-        return await ctx.session.send_request(elicit, ElicitResult, request_read_timeout_seconds=answer_timeout, metadata=metadata)
+        result = await _unless_gone(ctx, answer)
     except MCPError as error:
         if error.error.code == REQUEST_TIMEOUT:
             log.warning("gave up waiting for %s to answer form %s of %s after %g s (%s)", client, form, request.entrypoint, answer_timeout, TIMEOUT_FLAG)
@@ -141,6 +150,34 @@ async def _ask(ctx: Context, request: Request, form: str, elicit: ElicitRequest,
     except ValidationError:
         message = f"the answer to form {form} is not an elicitation result: its content must map field names to values"
         raise _failure(request, form, message, "invalid") from None
+    if result is None:
+        log.info("stopped waiting for %s to answer form %s of %s: its connection closed", client, form, request.entrypoint)
+        raise _failure(request, form, f"the client went away before it answered form {form}")
+    return result
+
+
+async def _unless_gone(ctx: Context, answer: Callable[[], Awaitable[ElicitResult]]) -> ElicitResult | None:
+    """The client's answer; None as soon as the HTTP connection of the request is found closed (never over stdio)."""
+    http = ctx.request_context.request if ctx.request_context is not None else None
+    if not isinstance(http, HttpRequest):
+        return await answer()
+    found: list[ElicitResult | Exception] = []
+    async with anyio.create_task_group() as group:
+
+        async def wait() -> None:
+            try:
+                found.append(await answer())
+            except Exception as error:  # noqa: BLE001 - raised below, as itself rather than in a group
+                found.append(error)
+            group.cancel_scope.cancel()
+
+        group.start_soon(wait)
+        while not await http.is_disconnected():
+            await anyio.sleep(GONE_POLL)
+        group.cancel_scope.cancel()
+    if found and isinstance(found[0], Exception):
+        raise found[0]
+    return found[0] if found else None
 
 
 def client_name(ctx: Context) -> str:

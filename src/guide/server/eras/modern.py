@@ -29,7 +29,7 @@ from guide.forms import state
 from guide.forms.resolve import Answer, Ask, Fail, Outcome, Request, failed
 from guide.protocol import SERVER_NAME
 from guide.server import metrics
-from guide.server.eras.base import Driven, Pending
+from guide.server.eras.base import Driven, Pending, Stepping
 from guide.server.eras.listen import ListenStreams
 from guide.server.eras.questions import elicit_request, read_answers
 from guide.server.errors import to_mcp
@@ -61,7 +61,8 @@ class Modern:
             metrics.form_answered(str(getattr(response, "action", "")))
         return lambda request: _resume(request, text, responses)
 
-    async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None, ui: str | None = None) -> Driven:
+    async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None, stepping: Stepping,
+                    ui: str | None = None) -> Driven:
         """The forms to ask, with the state to carry to the retry (nothing is awaited here, so there is no wait to bound)."""
         return Pending(
             InputRequiredResult(
