@@ -5,7 +5,11 @@ says, and `{{{x}}}` or `{{&x}}` inserts a value verbatim. Parsed templates are
 cached by the engine; partials come only from the docroot snapshot, never from
 disk during a render, and values are never read as templates.
 
-Hostile input: a render is bounded while it runs, not after. It stops with
+Hostile input: a template is refused before the engine tokenizes it when its
+sections nest deeper than `MAX_NESTING` (mstache copies each section's inner
+text into its closing token, so depth multiplies the text it holds), and the
+engine is given Guide's own cache, bounded by size (`guide.compiled`), never its
+process-wide one. A render is bounded while it runs, not after. It stops with
 `RenderTooLarge` once it passes its output cap of `max_output` characters
 (partials that each include the next ten times reach 10^8 characters in eight
 levels). Work counts towards the cap too: each lookup and each partial
@@ -22,12 +26,16 @@ from typing import Any, NamedTuple
 
 import mstache
 
+from guide.compiled import TEMPLATES
 from guide.errors import GuideError
 from guide.text import one_line, template_text
 
 _LOCATION = re.compile(r"\s*at line (\d+) column \d+")
 PARTIAL_DEPTH = 64
 """How deeply partials may include partials while rendering; authoring checks refuse loops long before."""
+MAX_NESTING = 64
+"""How deeply sections may nest in one template. mstache keeps a copy of each section's inner text, so a template
+holds at most this many times its own text once tokenized (15,000 levels in 180 KB had taken 1.3 GB)."""
 MAX_OUTPUT = 1024 * 1024
 """The output cap: the most characters one render may produce (1 MiB of text), its work included."""
 FIELD_ROOT = "kwargs."
@@ -54,6 +62,14 @@ class TemplateFacts:
     """Each partial with the number of `{{>name}}` tags that include it."""
     text_length: int = 0
     """How many characters of the body are text outside tags."""
+    indents: tuple[tuple[str, int, int], ...] = ()
+    """Each standalone `{{>name}}` tag the engine indents: the partial's name, the spaces it is indented by and its line."""
+    lines: int = 1
+    """How many lines the body has: an inclusion indented N spaces adds up to N characters to each."""
+    roots: frozenset[str] = frozenset()
+    """The first part of every name a variable or section looks up (`kwargs` for `kwargs.issue`)."""
+    wide: bool = False
+    """Whether it can print every keyword: it looks up `kwargs` itself, or `.` outside any section."""
 
 
 class RenderLoop(GuideError):
@@ -62,6 +78,10 @@ class RenderLoop(GuideError):
 
 class RenderTooLarge(GuideError):
     """A render passed its output cap and was stopped."""
+
+
+class TemplateTooDeep(GuideError):
+    """A template's sections nest deeper than `MAX_NESTING`: the engine is not given it."""
 
 
 class _Tag(NamedTuple):
@@ -75,10 +95,17 @@ class _Tag(NamedTuple):
 
 
 def inspect(body: str) -> TemplateFacts:
-    """Tokenize a body once: its syntax error, or the partials it includes and the names it looks up."""
+    """Tokenize a body once: its syntax error, or the partials it includes, the names it looks up and how it indents partials.
+
+    Sections nested past `MAX_NESTING` are an error found by Guide's own tag
+    scan, before the engine tokenizes anything.
+    """
+    too_deep = nesting_problem(body)
+    if too_deep is not None:
+        return TemplateFacts(too_deep, ())
     try:
         # A throwaway cache: checking every file must not evict the templates being served.
-        mstache.tokenize(body.encode(), strict=True, cache={})
+        tokens = mstache.tokenize(body.encode(), strict=True, cache={})[1]
     except mstache.SectionException as error:
         return TemplateFacts(_section_problem(body) or _engine_problem(error), ())
     except mstache.TokenException as error:
@@ -86,15 +113,41 @@ def inspect(body: str) -> TemplateFacts:
     partials: dict[str, int] = {}
     counts: dict[str, int] = {}
     references: dict[str, int] = {}
-    tag_length = 0
+    roots: set[str] = set()
+    indents, wide, depth, tag_length = [], False, 0, 0
+    # The engine's partial tokens (a, b, c = True, False, False) carry the indentation it will give the partial, in tag order.
+    partial_indents = iter([len(token[4]) for token in tokens if token[:3] == (True, False, False)])
     for tag, line in _with_lines(body, _tags(body)):
         tag_length += tag.end - tag.start
+        outside, depth = depth == 0, max(0, depth + (tag.sigil in ("#", "^")) - (tag.sigil == "/"))
         if tag.sigil == ">":
             partials.setdefault(tag.label, line)
             counts[tag.label] = counts.get(tag.label, 0) + 1
-        elif tag.sigil in _VALUE_SIGILS and tag.label.startswith(REFERENCE_ROOTS):
-            references.setdefault(tag.label, line)
-    return TemplateFacts(None, tuple(partials.items()), tuple(references.items()), tuple(counts.items()), len(body) - tag_length)
+            if indent := next(partial_indents, 0):
+                indents.append((tag.label, indent, line))
+        elif tag.sigil in _VALUE_SIGILS:
+            roots.add(tag.label.split(".")[0] if tag.label != "." else ".")
+            wide = wide or tag.label == "kwargs" or (tag.label == "." and outside)
+            if tag.label.startswith(REFERENCE_ROOTS):
+                references.setdefault(tag.label, line)
+    return TemplateFacts(
+        None, tuple(partials.items()), tuple(references.items()), tuple(counts.items()), len(body) - tag_length,
+        tuple(indents), body.count("\n") + 1, frozenset(roots), wide,
+    )
+
+
+def nesting_problem(body: str) -> tuple[int, str] | None:
+    """The line and message of the first section that nests deeper than `MAX_NESTING`, found without the engine."""
+    depth = 0
+    for tag, line in _with_lines(body, _tags(body)):
+        if tag.sigil in ("#", "^"):
+            depth += 1
+            if depth > MAX_NESTING:
+                message = f"template error: `{_text_of(body, tag)}` nests sections {depth} deep, past the limit of {MAX_NESTING};"
+                return line, f"{message} close some sections first, or move the inner part into a partial"
+        elif tag.sigil == "/" and depth:
+            depth -= 1
+    return None
 
 
 def _engine_problem(error: mstache.TokenException) -> tuple[int, str]:
@@ -172,18 +225,23 @@ def render(
     *,
     name: str = "the template",
     max_output: int = MAX_OUTPUT,
+    indentation: Callable[[str], int] | None = None,
 ) -> str:
     """Render a template with standard Mustache; `{{>name}}` renders `partial(name)` (nothing when it gives None).
 
     The render stops with `RenderTooLarge`, naming `name` and the cap, as soon as
-    its text and work would pass `max_output` characters.
+    its text and work would pass `max_output` characters. `indentation(partial)`
+    is what the engine's indenting of one inclusion may cost (spaces times
+    lines): it is counted before the engine builds the indented copy. A body or
+    partial whose sections nest past `MAX_NESTING` stops it with `TemplateTooDeep`
+    before the engine tokenizes it.
     """
-    budget = _Budget(name, max_output)
+    budget = _Budget(name, max_output, indentation)
     chunks: list[str] = []
     try:
         for chunk in mstache.stream(
             body, context, resolver=budget.resolver(partial), getter=budget.getter,
-            stringify=_stringify, strict=True, recursion_limit=PARTIAL_DEPTH,
+            stringify=_stringify, strict=True, recursion_limit=PARTIAL_DEPTH, cache=_Checked(budget),
         ):
             budget.spend(len(chunk))
             chunks.append(chunk)
@@ -195,10 +253,13 @@ def render(
 class _Budget:
     """What is left of one render's output cap: text spends its length, work `WORK_COST` per lookup or inclusion, 1 per loop item."""
 
-    def __init__(self, name: str, cap: int):
+    def __init__(self, name: str, cap: int, indentation: Callable[[str], int] | None = None):
         self.name = name
         self.cap = cap
         self.left = cap
+        self.indentation = indentation
+        self.including: str | None = None
+        """The partial last included: the next template the engine tokenizes is its body."""
 
     def spend(self, characters: int) -> None:
         """Count text or work against the cap; past it, stop the render."""
@@ -213,13 +274,47 @@ class _Budget:
         return _Counted(value, self) if isinstance(value, (list, tuple)) else value
 
     def resolver(self, partial: Callable[[str], str | None]) -> Callable[[str], str | None]:
-        """`partial`, at `WORK_COST` per inclusion."""
+        """`partial`, at `WORK_COST` per inclusion plus what indenting it may cost."""
 
         def resolve(name: str) -> str | None:
             self.spend(WORK_COST)
-            return partial(name)
+            found = partial(name)
+            cost = self.indentation(name) if found is not None and self.indentation is not None else 0
+            if cost > self.left:
+                raise RenderTooLarge(
+                    f"{self.name}: rendering stopped at the output cap of {self.cap:,} characters: partial {name} as indented here"
+                    f" would be copied with up to {cost:,} characters of indentation first; guide check names the tag"
+                )
+            self.spend(cost)
+            self.including = name
+            return found
 
         return resolve
+
+
+class _Checked:
+    """The cache one render hands the engine: Guide's shared `TEMPLATES`, and a template it has not seen is checked first.
+
+    The engine looks a template up here before it tokenizes it, so a body or
+    partial nested past `MAX_NESTING` stops the render before the engine's work.
+    """
+
+    def __init__(self, budget: _Budget):
+        self.budget = budget
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        """The kept tokens of a template, else `default` once the template's nesting is checked."""
+        found = TEMPLATES.get(key)
+        if found is None:
+            problem = nesting_problem(key[0].decode("utf-8", "replace"))
+            if problem is not None:
+                what = f"partial {self.budget.including}" if self.budget.including is not None else "its body"
+                line, message = problem
+                raise TemplateTooDeep(f"{self.budget.name}: {what}, line {line}: {message.removeprefix('template error: ')}")
+        return found if found is not None else default
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        TEMPLATES[key] = value
 
 
 class _Counted:

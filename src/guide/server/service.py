@@ -20,7 +20,7 @@ from guide.docroot.folder import Docroot
 from guide.errors import GuideError
 from guide.forms.resolve import Ask
 from guide.render import MAX_OUTPUT
-from guide.routes.finish import document_text, finish, finished
+from guide.routes.finish import document_text, finish, finished, keeps, sight
 from guide.routes.resolve import Call, Document, Read, Resolved, resolve
 from guide.server import work
 from guide.server.eras import Eras, Pending, can_elicit
@@ -90,7 +90,8 @@ class Service:
         text = finished(call, outcome, phase)
         if text is MISSING:
             text = await work.off_loop(partial(finish, call, outcome, phase, max_output=self.max_output))
-        if fresh is not None and read.size <= KEPT_LENGTH:  # the same read, fresh, renders the same text until a file changes
+        # The same read, fresh, renders the same text until a file changes; a read bringing what no template prints is not kept.
+        if fresh is not None and read.size <= KEPT_LENGTH and keeps(call):
             call.built.remember(ANSWERED, fresh, text)
         return rendered(text)
 
@@ -106,4 +107,6 @@ class Service:
             found: Resolved | _Refused = resolve(built, read)
         except GuideError as error:
             found = _Refused(error)
-        return built.remember(RESOLVED, read, found) if read.size <= KEPT_LENGTH else found
+        if read.size > KEPT_LENGTH or (isinstance(found, Call) and not sight(found).covers(found)):
+            return found  # a long read, or one bringing keywords or args no template prints, would fill the memo
+        return built.remember(RESOLVED, read, found)
