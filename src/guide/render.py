@@ -28,9 +28,12 @@ import mstache
 
 from guide.compiled import TEMPLATES
 from guide.errors import GuideError
-from guide.text import one_line, template_text
+from guide.text import clip, template_text
 
 _LOCATION = re.compile(r"\s*at line (\d+) column \d+")
+_QUOTED = re.compile(r"""(['"])(.*)\1""", re.DOTALL)
+TAG_QUOTE = 80
+"""The most characters of a tag an error message quotes."""
 PARTIAL_DEPTH = 64
 """How deeply partials may include partials while rendering; authoring checks refuse loops long before."""
 MAX_NESTING = 64
@@ -80,8 +83,8 @@ class RenderTooLarge(GuideError):
     """A render passed its output cap and was stopped."""
 
 
-class TemplateTooDeep(GuideError):
-    """A template's sections nest deeper than `MAX_NESTING`: the engine is not given it."""
+class TemplateError(GuideError):
+    """A template met while rendering cannot be rendered: its sections nest past `MAX_NESTING`, or a partial has a syntax error."""
 
 
 class _Tag(NamedTuple):
@@ -154,6 +157,7 @@ def _engine_problem(error: mstache.TokenException) -> tuple[int, str]:
     found = _LOCATION.search(str(error))
     # The engine quotes the tag with its line ending spelled out as a backslash and an n.
     message = _LOCATION.sub("", str(error)).replace("\\n", "").replace("\n", " ")
+    message = _QUOTED.sub(lambda quote: f"'{clip(quote.group(2), TAG_QUOTE)}'", message)  # an unclosed tag may run to the end of the file
     return (int(found.group(1)) if found else 1), f"template error: {message}"
 
 
@@ -175,12 +179,12 @@ def _section_problem(body: str) -> tuple[int, str] | None:
     if not opened:
         return None
     tag, line = opened[-1]
-    closing = f"{tag.delimiters[0]}/{tag.label}{tag.delimiters[1]}"
+    closing = clip(f"{tag.delimiters[0]}/{tag.label}{tag.delimiters[1]}", TAG_QUOTE)
     return line, f"template error: Unclosed section `{_text_of(body, tag)}`: it is opened here and never closed; end it with `{closing}`"
 
 
 def _text_of(body: str, tag: _Tag) -> str:
-    return one_line(body[tag.start:tag.end])
+    return clip(body[tag.start:tag.end], TAG_QUOTE)
 
 
 def _tags(body: str) -> Iterator[_Tag]:
@@ -233,8 +237,8 @@ def render(
     its text and work would pass `max_output` characters. `indentation(partial)`
     is what the engine's indenting of one inclusion may cost (spaces times
     lines): it is counted before the engine builds the indented copy. A body or
-    partial whose sections nest past `MAX_NESTING` stops it with `TemplateTooDeep`
-    before the engine tokenizes it.
+    partial whose sections nest past `MAX_NESTING` stops it with `TemplateError`
+    before the engine tokenizes it, as does a partial with a syntax error.
     """
     budget = _Budget(name, max_output, indentation)
     chunks: list[str] = []
@@ -247,6 +251,9 @@ def render(
             chunks.append(chunk)
     except mstache.TemplateRecursionError:
         raise RenderLoop(f"partials include each other more than {PARTIAL_DEPTH} levels deep; guide check names the loop") from None
+    except mstache.TokenException as error:  # the body was checked before: a partial's syntax error
+        line, message = _engine_problem(error)
+        raise budget.refused(line, message) from None
     return "".join(chunks)
 
 
@@ -266,6 +273,11 @@ class _Budget:
         self.left -= characters
         if self.left < 0:
             raise RenderTooLarge(f"{self.name}: rendering stopped at the output cap of {self.cap:,} characters (lookups, loops and partials count too)")
+
+    def refused(self, line: int, message: str) -> "TemplateError":
+        """The error of a render stopped at a template it cannot render: the partial last included, else the body."""
+        what = f"partial {self.including}" if self.including is not None else "its body"
+        return TemplateError(f"{self.name}: {what}, line {line}: {message.removeprefix('template error: ')}; guide check names the file")
 
     def getter(self, scope: Any, scopes: Any, key: Any, default: Any = None) -> Any:
         """The engine's strict lookup, at `WORK_COST`; a list comes back counting the items a loop takes from it."""
@@ -308,9 +320,7 @@ class _Checked:
         if found is None:
             problem = nesting_problem(key[0].decode("utf-8", "replace"))
             if problem is not None:
-                what = f"partial {self.budget.including}" if self.budget.including is not None else "its body"
-                line, message = problem
-                raise TemplateTooDeep(f"{self.budget.name}: {what}, line {line}: {message.removeprefix('template error: ')}")
+                raise self.budget.refused(*problem)
         return found if found is not None else default
 
     def __setitem__(self, key: Any, value: Any) -> None:

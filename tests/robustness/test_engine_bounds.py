@@ -27,6 +27,7 @@ from guide.docroot.built import MEMO_CHARACTERS
 from guide.docroot.folder import Docroot
 from guide.docroot.memo import Memo
 from guide.docroot.store.disk import Store
+from guide.errors import GuideError
 from guide.forms.resolve import step
 from guide.render import MAX_NESTING, MAX_OUTPUT
 from guide.routes.finish import RENDERS, finish
@@ -116,7 +117,7 @@ async def test_25_1_and_5_hostile_reads_fail_in_one_line_and_the_server_serves_o
         )
         assert await failure(client, "guide://_usesdeep") == (
             f"guide://_usesdeep: partial deep, line {MAX_NESTING + 1}: `{{{{#b}}}}` nests sections {MAX_NESTING + 1} deep,"
-            f" past the limit of {MAX_NESTING}; close some sections first, or move the inner part into a partial"
+            f" past the limit of {MAX_NESTING}; close some sections first, or move the inner part into a partial; guide check names the file"
         )
         assert (await failure(client, "guide://_wide")).startswith(
             f"guide://_wide: rendering stopped at the output cap of {MAX_OUTPUT:,} characters: partial long as indented here would be copied"
@@ -181,3 +182,69 @@ def test_25_6_the_render_memo_of_a_build_stays_within_its_characters(tmp_path):
         finish(call, step(call.request(can_elicit=False, active_phase=None)), None)
     memo = built._memos[RENDERS]
     assert 0 < len(memo) < 20 and memo.size <= MEMO_CHARACTERS[RENDERS]
+
+
+def test_25_1_renders_never_fill_the_engine_s_own_cache_and_guide_s_stays_within_its_size(monkeypatch):
+    import mstache
+
+    from guide import compiled
+    from guide.render import render
+
+    kept = compiled.CompiledTemplates(max_weight=64 * 1024 * 1024)
+    monkeypatch.setattr("guide.render.TEMPLATES", kept)
+    before = len(mstache.default_cache)
+    for index in range(20):  # 20 distinct templates of 150 KB, each about 6.5 MB once tokenized
+        assert render(f"{index}" + "{{#a}}x{{/a}}\n" * 10_000, {"a": False}, {}.get) == f"{index}" + "\n" * 10_000
+    assert len(mstache.default_cache) == before
+    assert 0 < len(kept) < 20 and kept.weight <= kept.max_weight
+
+
+def _built(root, files: dict[str, str]):
+    for rel, text in files.items():
+        write(root / rel, text)
+    return Docroot(root, store=Store(None)).current()
+
+
+def test_25_5_indentation_adds_up_through_the_partials_that_include_each_other(tmp_path):
+    built = _built(tmp_path / "docroot", {
+        "_commands/c.md": "Intro.\n  {{>a}}\n{{>a}}\n",
+        "_partials/a.md": "A\n    {{>b}}\n",
+        "_partials/b.md": "B\n" * 10,
+        "_partials/loose.md": "    {{>b}}\n",
+    })
+    indentation = built.indentation("_commands/c.md")
+    assert dict(indentation.spaces) == {"a": 2, "b": 6}
+    assert indentation.cost("a") == 2 * 3 and indentation.cost("b") == 6 * 11 and indentation.cost("loose") == 0
+    assert indentation.size == 2 * (2 * 3) + 2 * (6 * 11)  # each of the two inclusions of a, and b within each
+    assert indentation.chain == ("a", "b")
+
+
+def test_25_5_a_partial_indented_past_the_cap_through_another_stops_the_read_before_the_copy(tmp_path):
+    root = tmp_path / "docroot"
+    built = _built(root, {
+        "_commands/c.md": "---\ndescription: Indents through a partial.\n---\n" + " " * 40 + "{{>a}}\n",
+        "_partials/a.md": "A\n" + " " * 60 + "{{>b}}\n",
+        "_partials/b.md": "b\n" * 20_000,
+    })
+    call = resolve(built, AddressRead("guide://_c"))
+    with pytest.raises(GuideError) as raised:
+        finish(call, step(call.request(can_elicit=False, active_phase=None)), None)
+    assert str(raised.value).startswith(f"guide://_c: rendering stopped at the output cap of {MAX_OUTPUT:,} characters: partial b as indented here")
+    [problem] = [problem for problem in built.report()[0] if problem.path == "_commands/c.md"]
+    assert problem.line == 4 and "partial b (20,001 lines) is indented 100 spaces through partials a -> b" in problem.message
+
+
+@pytest.mark.parametrize(("body", "partial", "seen"), [
+    ("{{kwargs.a}} {{#kwargs.b}}x{{/kwargs.b}}", "", ({"a", "b"}, False)),
+    ("{{kwargs.a}}", "{{kwargs.c.d}} {{^kwargs.e}}{{/kwargs.e}}", ({"a", "c", "e"}, False)),
+    ("{{#kwargs.tags}}{{.}}{{/kwargs.tags}} {{#args}}{{.}}{{/args}}", "", ({"tags"}, True)),
+    ("{{kwargs.a}}", "{{#kwargs}}{{.}}{{/kwargs}}", (None, True)),
+    ("{{.}}", "", (None, True)),
+    ("{{=<% %>=}}<% kwargs.a %>", "<% kwargs.b %>", ({"a"}, False)),
+])
+def test_25_6_the_render_memo_is_keyed_by_what_the_templates_can_print(tmp_path, body, partial, seen):
+    from guide.routes.finish import sight
+
+    built = _built(tmp_path / "docroot", {"_commands/c.md": body + "\n{{>p}}\n", "_partials/p.md": partial + "\n"})
+    found = sight(resolve(built, AddressRead("guide://_c")))
+    assert (None if found.keywords is None else set(found.keywords), found.args) == seen

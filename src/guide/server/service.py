@@ -20,7 +20,7 @@ from guide.docroot.folder import Docroot
 from guide.errors import GuideError
 from guide.forms.resolve import Ask
 from guide.render import MAX_OUTPUT
-from guide.routes.finish import document_text, finish, finished, keeps, sight
+from guide.routes.finish import document_text, finish, finished, keeps
 from guide.routes.resolve import Call, Document, Read, Resolved, resolve
 from guide.server import work
 from guide.server.eras import Eras, Pending, can_elicit
@@ -107,6 +107,4 @@ class Service:
             found: Resolved | _Refused = resolve(built, read)
         except GuideError as error:
             found = _Refused(error)
-        if read.size > KEPT_LENGTH or (isinstance(found, Call) and not sight(found).covers(found)):
-            return found  # a long read, or one bringing keywords or args no template prints, would fill the memo
-        return built.remember(RESOLVED, read, found)
+        return built.remember(RESOLVED, read, found) if read.size <= KEPT_LENGTH else found
