@@ -1,9 +1,9 @@
 """Mustache rendering of entrypoints and the template context (C9).
 
 Rendering is standard Mustache: `{{x}}` escapes &, <, > and " as the spec
-says, and `{{{x}}}` or `{{&x}}` inserts a value verbatim. Parsed templates are
-cached by the engine; partials come only from the docroot snapshot, never from
-disk during a render, and values are never read as templates.
+says, and `{{{x}}}` or `{{&x}}` inserts a value verbatim. Tokenized templates
+are kept in Guide's cache (`guide.compiled`); partials come only from the docroot
+snapshot, never from disk during a render, and values are never read as templates.
 
 Hostile input: a template is refused before the engine tokenizes it when its
 sections nest deeper than `MAX_NESTING` (mstache copies each section's inner
@@ -31,6 +31,8 @@ from guide.errors import GuideError
 from guide.text import clip, template_text
 
 _LOCATION = re.compile(r"\s*at line (\d+) column \d+")
+_INDENTED = re.compile(r"^(?!$)", re.MULTILINE)
+"""Where the engine puts a standalone partial's indentation: the start of every line that is not empty."""
 _QUOTED = re.compile(r"""(['"])(.*)\1""", re.DOTALL)
 TAG_QUOTE = 80
 """The most characters of a tag an error message quotes."""
@@ -67,8 +69,8 @@ class TemplateFacts:
     """How many characters of the body are text outside tags."""
     indents: tuple[tuple[str, int, int], ...] = ()
     """Each standalone `{{>name}}` tag the engine indents: the partial's name, the spaces it is indented by and its line."""
-    lines: int = 1
-    """How many lines the body has: an inclusion indented N spaces adds up to N characters to each."""
+    lines: int = 0
+    """How many lines of the body are not empty: the engine indents each of them when it indents an inclusion."""
     roots: frozenset[str] = frozenset()
     """The first part of every name a variable or section looks up (`kwargs` for `kwargs.issue`)."""
     wide: bool = False
@@ -135,7 +137,7 @@ def inspect(body: str) -> TemplateFacts:
                 references.setdefault(tag.label, line)
     return TemplateFacts(
         None, tuple(partials.items()), tuple(references.items()), tuple(counts.items()), len(body) - tag_length,
-        tuple(indents), body.count("\n") + 1, frozenset(roots), wide,
+        tuple(indents), len(_INDENTED.findall(body)), frozenset(roots), wide,
     )
 
 
