@@ -49,6 +49,11 @@ REFERENCE_ROOTS = (FIELD_ROOT, DEFAULTED_ROOT)
 """The context names (C9) whose members a body reference may misname: fields and form ids."""
 WORK_COST = 8
 """How many characters of the output cap one lookup or one partial inclusion counts as."""
+LARGE_TEMPLATE = 256 * 1024
+"""A template of more characters may weigh too much once tokenized to be kept (`guide.compiled`): the engine tokenizes it
+again each time it is included. Each time, it counts one character of the output cap per `TEXT_SHARE` of its own, so
+a render cannot tokenize a large partial that prints nothing thousands of times."""
+TEXT_SHARE = 8
 _VALUE_SIGILS = ("", "&", "{", "#", "^")
 """Tags that look a name up: variables (escaped or not), sections and inverted sections."""
 
@@ -317,7 +322,9 @@ class _Checked:
         self.budget = budget
 
     def get(self, key: Any, default: Any = None) -> Any:
-        """The kept tokens of a template, else `default` once the template's nesting is checked."""
+        """The kept tokens of a template, else `default` once the template's nesting is checked; a large one counts against the cap."""
+        if len(key[0]) > LARGE_TEMPLATE:
+            self.budget.spend(len(key[0]) // TEXT_SHARE)
         found = TEMPLATES.get(key)
         if found is None:
             problem = nesting_problem(key[0].decode("utf-8", "replace"))

@@ -258,3 +258,17 @@ async def test_25_a_partial_with_a_syntax_error_fails_a_read_in_one_line(tmp_pat
     async with connect(root) as client:
         assert await failure(client, "guide://_c") == "guide://_c: partial p, line 1: Unclosed token '{{'; guide check names the file"
         assert (await client.read_resource("guide://_fine"))[0].text.strip() == "FINE"
+
+
+def test_25_a_large_partial_that_prints_nothing_is_tokenized_a_bounded_number_of_times(monkeypatch):
+    import mstache
+
+    from guide.render import TEXT_SHARE, RenderTooLarge, render
+
+    tokenized = []
+    real = mstache.tokenize
+    monkeypatch.setattr(mstache, "tokenize", lambda *args, **options: tokenized.append(1) or real(*args, **options))
+    big = "{{#no}}" + "{{a}}" * 60_000 + "{{/no}}"  # 300 KB and 60,000 tokens: about 10 MB tokenized, too heavy to keep
+    with pytest.raises(RenderTooLarge):
+        render("{{>big}}" * 1000, {}, {"big": big}.get, name="guide://_c")
+    assert len(tokenized) <= 2 + MAX_OUTPUT // (len(big) // TEXT_SHARE)  # not once per inclusion: 1,000 would take minutes
