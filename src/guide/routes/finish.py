@@ -6,7 +6,7 @@ from typing import Any
 
 from guide import render
 from guide.docroot import files
-from guide.docroot.built import MISSING
+from guide.docroot.built import MISSING, Built
 from guide.docroot.folder import Docroot
 from guide.docroot.frontmatter import Parsed
 from guide.errors import AuthoringError, Problem
@@ -52,7 +52,7 @@ def keeps(call: Call) -> bool:
     return seen is not MISSING and seen.covers(call)
 
 
-def _sight(built: Any, path: str) -> Sight:
+def _sight(built: Built, path: str) -> Sight:
     facts = built.template(path)
     every = [facts, *(built.template(built.partials[name]) for name in built.partials_reached(name for name, _ in facts.partials))]
     if any(found.wide for found in every):
