@@ -1,12 +1,16 @@
-"""Issue 20 item 3: Guide builds as the distribution `guide-mcp`, installs on its own and serves through `guide`.
+"""Issue 20 item 3 and issue 29 item 3: Guide builds as the distribution `guide-mcp`, installs on its own and serves through `guide`.
 
-`python -m build` makes an sdist and, from it, a wheel; the wheel goes into a fresh
-virtual environment with its dependencies (from the package index) and, with pipx,
-into one of pipx's own. Each installed `guide` reads the bundled example's review
-command through a real MCP client, from a folder where this checkout is not importable.
+`python -m build` makes an sdist and, from it, a wheel, from a copy of this checkout's
+files as a run leaves them (with `__pycache__` folders): the wheel holds no compiled
+file, the sdist holds the docs. The wheel goes into a fresh virtual environment with
+its dependencies (from the package index), into one of pipx's own, and is run by
+`uvx --from` (uv installed from PyPI). Each installed `guide` reads the bundled
+example's review command through a real MCP client, from a folder where this
+checkout is not importable.
 """
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -45,13 +49,21 @@ def expected_text(tmp_path: Path) -> str:
     return run(sys.executable, "-m", "guide", "render", URI, cwd=tmp_path)
 
 
+def checkout_files() -> list[str]:
+    """The files of this checkout a release is built from: tracked, or new and not ignored."""
+    listed = run("git", "ls-files", "--cached", "--others", "--exclude-standard", "-z", cwd=REPO)
+    return sorted(name for name in listed.split("\0") if name and (REPO / name).is_file())
+
+
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory) -> Path:
-    """The sdist and the wheel `python -m build` makes from a copy of what a release ships."""
+    """The sdist and the wheel `python -m build` makes from a copy of the checkout as a run of it leaves it."""
     source = tmp_path_factory.mktemp("source")
-    for name in ("pyproject.toml", "README.md", "LICENSE"):
+    for name in checkout_files():
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(REPO / name, source / name)
-    shutil.copytree(REPO / "src", source / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    run(sys.executable, "-m", "compileall", "-q", source / "src", cwd=source)  # what the quick start's run leaves behind
+    assert list((source / "src" / "guide" / "examples").glob("__pycache__/*.pyc"))
     out = tmp_path_factory.mktemp("dist")
     run(sys.executable, "-m", "build", "--outdir", out, source, cwd=source)
     return out
@@ -79,8 +91,21 @@ def test_build_makes_an_sdist_and_a_wheel_with_the_license_and_the_bundled_docro
 
     with tarfile.open(dist / f"{DISTRIBUTION}-{__version__}.tar.gz") as sdist:
         inside = {name.split("/", 1)[1] for name in sdist.getnames() if "/" in name}
-    assert {"LICENSE", "README.md", "pyproject.toml"} <= inside
+    assert {"LICENSE", "README.md", "pyproject.toml", "CHANGELOG.md"} <= inside
     assert {f"src/{name}" for name in bundled_files()} <= inside
+
+
+def test_the_wheel_has_no_compiled_files_and_the_sdist_has_the_docs(dist):
+    wheel = zipfile.ZipFile(dist / f"{DISTRIBUTION}-{__version__}-py3-none-any.whl").namelist()
+    with tarfile.open(dist / f"{DISTRIBUTION}-{__version__}.tar.gz") as sdist:
+        inside = {name.split("/", 1)[1] for name in sdist.getnames() if "/" in name}
+    for names in (wheel, inside):
+        assert not [name for name in names if name.endswith((".pyc", ".pyo")) or "__pycache__" in name]
+    docs = {f"docs/{path.name}" for path in (REPO / "docs").glob("*.md")}
+    assert docs and docs <= inside, sorted(docs - inside)
+    assert {"deploy/README.md", "deploy/nginx-guide.conf"} <= inside
+    linked = set(re.findall(r"\]\((docs/[a-z-]+\.md)", (REPO / "README.md").read_text()))
+    assert linked and linked <= inside  # every doc the README links to ships with it
 
 
 def test_the_wheel_in_a_fresh_venv_reads_a_command_through_guide(venv, tmp_path):
@@ -99,3 +124,13 @@ def test_pipx_installs_the_wheel_as_the_guide_command(dist, venv, tmp_path):
     env = {**os.environ, **{name: str(path) for name, path in places.items()}}  # nothing lands in the user's own pipx
     run(venv / "bin" / "pipx", "install", dist / f"{DISTRIBUTION}-{__version__}-py3-none-any.whl", cwd=tmp_path, env=env)
     assert run(tmp_path / "bin" / "guide", "try", URI, cwd=tmp_path) == expected_text(tmp_path)
+
+
+def test_uvx_runs_guide_from_the_wheel(dist, venv, tmp_path):
+    run(venv / "bin" / "python", "-m", "pip", "install", "--quiet", "uv", cwd=tmp_path)
+    places = {"UV_CACHE_DIR": tmp_path / "uv-cache", "UV_TOOL_DIR": tmp_path / "uv-tools", "XDG_DATA_HOME": tmp_path / "data"}
+    env = {**os.environ, **{name: str(path) for name, path in places.items()}, "UV_PYTHON_DOWNLOADS": "never"}  # the index only; this Python
+    wheel = dist / f"{DISTRIBUTION}-{__version__}-py3-none-any.whl"
+    command = (venv / "bin" / "uvx", "--python", sys.executable, "--from", wheel, "guide")
+    assert run(*command, "--version", cwd=tmp_path, env=env) == f"guide {__version__}\n"
+    assert run(*command, "try", URI, cwd=tmp_path, env=env) == expected_text(tmp_path)

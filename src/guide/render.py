@@ -287,9 +287,15 @@ class _Budget:
         return TemplateError(f"{self.name}: {what}, line {line}: {message.removeprefix('template error: ')}; guide check names the file")
 
     def getter(self, scope: Any, scopes: Any, key: Any, default: Any = None) -> Any:
-        """The engine's strict lookup, at `WORK_COST`; a list comes back counting the items a loop takes from it."""
+        """The engine's strict lookup, at `WORK_COST`; a list comes back counting the items a loop takes from it.
+
+        A name the engine finds as a method (`{{kwargs.get}}`, `{{flags.tags.clear}}`) counts as missing: the engine
+        would call it, failing the read or changing a value every later read shares.
+        """
         self.spend(WORK_COST)
         value = mstache.default_strict_getter(scope, scopes, key, default)
+        if callable(value):
+            return default
         return _Counted(value, self) if isinstance(value, (list, tuple)) else value
 
     def resolver(self, partial: Callable[[str], str | None]) -> Callable[[str], str | None]:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pexpect
 from docroot.conftest import write_files
+from support.terminal import interruptible
 
 from guide.cli import main
 from guide.examples import DOCROOT
@@ -157,7 +158,7 @@ WATCH_TIMEOUT = 30
 
 def _watch(docroot, *extra) -> pexpect.spawn:
     args = ["-m", "guide", "check", str(docroot), "--watch", *extra]
-    return pexpect.spawn(sys.executable, args, encoding="utf-8", timeout=WATCH_TIMEOUT, dimensions=(50, 200))
+    return pexpect.spawn(sys.executable, args, encoding="utf-8", timeout=WATCH_TIMEOUT, dimensions=(50, 200), preexec_fn=interruptible)
 
 
 def test_check_watch_checks_again_after_each_change_until_ctrl_c(tmp_path):

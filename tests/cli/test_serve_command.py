@@ -52,14 +52,18 @@ def test_fastmcp_json_serves_the_docroot_named_by_guide_docroot(tmp_path, capsys
 
 
 def client_snippets() -> list[tuple[str, list[str]]]:
-    """(command, args) of every client configuration the README shows under "Connecting a client"."""
+    """(command, args) of every client configuration the README shows under "Connecting a client" that starts `guide` itself (stdio).
+
+    The HTTP configurations and the `uvx`/`pipx` ones are checked in tests/test_readme_clients.py.
+    """
     text = (REPO / "README.md").read_text(encoding="utf-8")
     section = text.split("## Connecting a client", 1)[1].split("\n## ", 1)[0]
     found = []
     for block in re.findall(r"```json\n(.*?)```", section, re.S):
         config = json.loads(block)
         entry = (config.get("mcpServers") or config["servers"])["guide"]
-        found.append((entry["command"], entry["args"]))
+        if Path(entry.get("command", "")).name == "guide":
+            found.append((entry["command"], entry["args"]))
     for line in re.findall(r"`claude mcp add guide -- ([^`]+)`", section):
         command, *args = shlex.split(line)
         found.append((command, args))

@@ -8,6 +8,7 @@ import textwrap
 
 import pexpect
 import pytest
+from support.terminal import interruptible
 
 from guide.examples import DOCROOT
 
@@ -17,7 +18,7 @@ TIMEOUT = 30
 
 def _spawn(uri: str, protocol: str, docroot=DOCROOT, env=None) -> pexpect.spawn:
     args = ["-m", "guide", "try", uri, "--docroot", str(docroot), "--protocol", protocol]
-    return pexpect.spawn(sys.executable, args, encoding="utf-8", timeout=TIMEOUT, dimensions=(50, 200), env=env)
+    return pexpect.spawn(sys.executable, args, encoding="utf-8", timeout=TIMEOUT, dimensions=(50, 200), env=env, preexec_fn=interruptible)
 
 
 def _answer_form(child: pexpect.spawn, form: str) -> None:

@@ -15,6 +15,8 @@ from deploy_clients import Modern, Recorder, bounded, client, keyword_text, plan
 from deploy_cluster import cluster, get
 from mcp import MCPError
 
+pytestmark = pytest.mark.slow  # tens of seconds: left out of the default run, run by .ci/run
+
 ALICE = secrets.token_urlsafe(32)
 BOB = secrets.token_urlsafe(32)
 PUBLIC_NAME = "guide.example.com"

@@ -10,8 +10,11 @@ import asyncio
 import secrets
 from contextlib import AsyncExitStack
 
+import pytest
 from deploy_clients import Modern, bounded, keyword_text, plans, run_modern
 from deploy_cluster import cluster
+
+pytestmark = pytest.mark.slow  # tens of seconds: left out of the default run, run by .ci/run
 
 BEGUN = 30  # interactions with one round done before the kill
 DURING = 60  # interactions running while the kill happens

@@ -13,6 +13,8 @@ from deploy_cluster import START_TIMEOUT, Replica, accepts
 from fastmcp.server.auth.providers.jwt import RSAKeyPair
 from mcp import MCPError
 
+pytestmark = pytest.mark.slow  # tens of seconds: left out of the default run, run by .ci/run
+
 ISSUER = "https://id.example.com"
 AUDIENCE = "guide"
 URI = "guide://_review?mode=uncommitted&depth=thorough"

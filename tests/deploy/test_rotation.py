@@ -17,6 +17,8 @@ from deploy_clients import Modern, Plan, keyword_text, run_modern
 from deploy_cluster import Replica, cluster
 from mcp import MCPError
 
+pytestmark = pytest.mark.slow  # tens of seconds: left out of the default run, run by .ci/run
+
 OLD = secrets.token_hex(32)
 NEW = secrets.token_hex(32)
 STEPS = (f"{OLD},{NEW}", f"{NEW},{OLD}", NEW)

@@ -59,9 +59,12 @@ def read(mode: str, docroot: Path, project: Path, uri: str) -> str:
     return content["text"]
 
 
-def verify_skills(docroot: Path, project: Path) -> list[dict]:
-    """The Inspector's SEP-2640 report of every listed skill (`skills/list --verify`); exit 0 means every skill passed."""
-    done = inspect("2026-07-28", docroot, project, "--method", "skills/list", "--verify")
+def verify_skills(docroot: Path, project: Path, *options: str, exit_code: int = 0) -> list[dict]:
+    """The Inspector's SEP-2640 report of every listed skill (`skills/list --verify`); exit 0 means every skill passed.
+
+    `options` go to the Inspector (`--require-digests`); `exit_code` is the exit status the run must end with.
+    """
+    done = inspect("2026-07-28", docroot, project, "--method", "skills/list", "--verify", *options)
     reports = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
-    assert done.returncode == 0, f"skills/list --verify exited {done.returncode}:\n{json.dumps(reports, indent=1)}\n{done.stderr}"
+    assert done.returncode == exit_code, f"skills/list --verify exited {done.returncode}:\n{json.dumps(reports, indent=1)}\n{done.stderr}"
     return reports

@@ -1,8 +1,10 @@
 """Issue 20: the MCP Inspector CLI 2.x (Node.js 22) finds every skill conformant and reads each kind of address.
 
-Three docroots: the bundled example, the one `guide init` writes, and one with a
+Four docroots: the bundled example, the one `guide init` writes, one with a
 skill whose required field has no default (a client that cannot answer forms,
-as the Inspector CLI is, then gets the `SKILL.md` that says what it needs).
+as the Inspector CLI is, then gets the `SKILL.md` that says what it needs), and
+one whose skills have no forms (issue 29: listed with digests, so `--verify`
+checks every file and `--require-digests` passes).
 """
 
 import subprocess
@@ -38,6 +40,24 @@ NEEDY = """\
     """
 
 
+PLAIN = """\
+    ---
+    name: house-style
+    description: Write in the house style.
+    ---
+    # House style ({{skill.name}})
+
+    Read `words/avoid.md` and `examples.txt` before writing.
+    """
+BY_PHASE = """\
+    ---
+    name: by-phase
+    description: What to do in the current workflow phase.
+    ---
+    {{#workflow.phase}}We are in {{workflow.phase}}.{{/workflow.phase}}{{^workflow.phase}}No phase yet.{{/workflow.phase}}
+    """
+
+
 @pytest.fixture(scope="module")
 def docroots(tmp_path_factory) -> dict[str, Path]:
     """The three docroots, by name."""
@@ -45,7 +65,13 @@ def docroots(tmp_path_factory) -> dict[str, Path]:
     subprocess.run([sys.executable, "-m", "guide", "init", str(base / "init")], check=True, capture_output=True, timeout=60)
     write_file(base / "needy" / "_skills" / "release-notes" / "SKILL.md", NEEDY)
     write_file(base / "needy" / "_skills" / "release-notes" / "style.md", "Short sentences.\n")
-    return {"example": EXAMPLE, "init": base / "init", "needy": base / "needy"}
+    write_file(base / "plain" / "_skills" / "house-style" / "SKILL.md", PLAIN)
+    write_file(base / "plain" / "_skills" / "house-style" / "words" / "avoid.md", "---\ntitle: Words to avoid\n---\nUtilise, leverage, synergy.\n")
+    write_file(base / "plain" / "_skills" / "house-style" / "examples.txt", "Før: we leverage. Efter: we use.\n")
+    write_file(base / "mixed" / "_skills" / "house-style" / "SKILL.md", PLAIN)
+    write_file(base / "mixed" / "_skills" / "by-phase" / "SKILL.md", BY_PHASE)
+    write_file(base / "mixed" / "_skills" / "release-notes" / "SKILL.md", NEEDY)
+    return {"example": EXAMPLE, "init": base / "init", "needy": base / "needy", "plain": base / "plain", "mixed": base / "mixed"}
 
 
 def skill_file(text: str) -> tuple[dict, str]:
@@ -55,13 +81,32 @@ def skill_file(text: str) -> tuple[dict, str]:
     return yaml.safe_load(head), body
 
 
-@pytest.mark.parametrize("name", ["example", "init", "needy"])
+@pytest.mark.parametrize("name", ["example", "init", "needy", "plain", "mixed"])
 def test_skills_list_verify_finds_every_skill_conformant(docroots, tmp_path, mode, name):
     if mode == "legacy":
         pytest.skip("skills/list exists only on 2026-07-28")
     reports = verify_skills(docroots[name], tmp_path)
     assert reports and all(report["ok"] for report in reports), reports
     assert all(issue["severity"] != "error" for report in reports for issue in report["conformance"] + report["frontmatter"])
+
+
+def test_skills_without_forms_are_verified_file_by_file_and_pass_require_digests(docroots, tmp_path, mode):
+    if mode == "legacy":
+        pytest.skip("skills/list exists only on 2026-07-28")
+    (report,) = verify_skills(docroots["plain"], tmp_path, "--require-digests")
+    assert report["outcome"] == "verified", report
+    files = {file["uri"]: file["status"] for file in report["files"]}
+    assert files == {f"skill://house-style/{path}": "verified" for path in ("SKILL.md", "examples.txt", "words/avoid.md")}, report
+
+
+def test_only_skills_whose_text_depends_on_answers_or_the_phase_are_dynamic(docroots, tmp_path, mode):
+    if mode == "legacy":
+        pytest.skip("skills/list exists only on 2026-07-28")
+    outcomes = {report["name"]: report["outcome"] for report in verify_skills(docroots["mixed"], tmp_path)}
+    assert outcomes == {"house-style": "verified", "by-phase": "unverifiable", "release-notes": "unverifiable"}
+    example = {report["name"]: report["outcome"] for report in verify_skills(docroots["example"], tmp_path)}
+    assert example == {"workflow-review": "unverifiable"}  # its SKILL.md asks forms
+    verify_skills(docroots["mixed"], tmp_path, "--require-digests", exit_code=9)  # the Inspector's code for a skill without digests
 
 
 READS = {

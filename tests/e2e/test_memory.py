@@ -3,10 +3,13 @@
 import asyncio
 import gc
 
+import pytest
 from e2e_support import read
 from mcp_types import PromptReference
 
 from guide.server import startup
+
+pytestmark = pytest.mark.slow  # tens of seconds: left out of the default run, run by .ci/run
 
 WARM_UP = 200
 REQUESTS = 2000

@@ -1,6 +1,9 @@
 """Skills through the Skills extension (SEP-2640): skills/list, skills/get and skill:// files behave as guide://$name."""
 
+import hashlib
+
 import pytest
+from e2e_support import eventually
 from fastmcp import Client
 from fastmcp.skills.client import SkillsClientExtension
 
@@ -50,3 +53,37 @@ async def test_a_skill_with_an_authoring_error_is_left_out_and_the_others_listed
     assert listed == ["skill://triage/SKILL.md"]
     assert "skill broken has authoring errors and is left out of skills/list" in caplog.text
     assert "skill quiet is left out of skills/list" in caplog.text
+
+
+PLAIN = "---\nname: plain\ndescription: Always the same.\n---\n# {{skill.name}}\nRead notes/one.md.\n"
+
+
+async def test_a_skill_without_forms_lists_the_digest_of_each_file_a_read_serves_and_follows_edits(docroot):
+    docroot.write("_skills/plain/SKILL.md", PLAIN)
+    docroot.write("_skills/plain/notes/one.md", "---\ntitle: kept\n---\nFirst.\n")
+    server = create_server(docroot.root, project=docroot.project)
+    async with skills_client(server) as client:
+        entry = await client.get_skill("skill://plain/SKILL.md")
+        before = await _checked(client, entry)
+        docroot.write("_skills/plain/notes/one.md", "Second, longer.\n")
+
+        async def changed():
+            return (await client.get_skill("skill://plain/SKILL.md")).resources != entry.resources
+
+        await eventually(changed)
+        after = await _checked(client, await client.get_skill("skill://plain/SKILL.md"))
+        triage = await client.get_skill("skill://triage/SKILL.md")
+    assert set(before) == {"skill://plain/SKILL.md", "skill://plain/notes/one.md"}
+    assert before["skill://plain/notes/one.md"] == "---\ntitle: kept\n---\nFirst.\n"  # a member is served as written
+    assert after["skill://plain/notes/one.md"] == "Second, longer.\n"
+    assert triage.resources == "dynamic"  # it asks a form
+
+
+async def _checked(client, entry) -> dict[str, str]:
+    """The text of each file of a listed manifest, each checked against its digest and size."""
+    texts = {}
+    for resource in entry.resources:
+        data = (await client.read_resource(resource.uri))[0].text.encode()
+        assert resource.digest == "sha256:" + hashlib.sha256(data).hexdigest() and resource.size == len(data), resource.uri
+        texts[resource.uri] = data.decode()
+    return texts

@@ -23,6 +23,8 @@ from bench.docroot_gen import generate
 from guide.server import work
 from guide.server.app import create_server
 
+pytestmark = pytest.mark.slow  # tens of seconds: left out of the default run, run by .ci/run
+
 RELEASE = "guide://_release?label=v1.2.0&notes=none"
 
 

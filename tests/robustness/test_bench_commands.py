@@ -6,6 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # tens of seconds: left out of the default run, run by .ci/run
+
 REPO = Path(__file__).resolve().parents[2]
 
 

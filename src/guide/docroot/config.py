@@ -57,7 +57,8 @@ def read_config(docroot: Path, max_file_size: int = files.MAX_FILE_SIZE) -> tupl
     try:
         data = load_mapping(text)
     except FrontmatterError as error:
-        return Config(), [Problem(path=CONFIG_NAME, line=error.line, message=str(error).replace("frontmatter", CONFIG_NAME))]
+        message = f"{str(error).replace('frontmatter', CONFIG_NAME)}; the default settings apply (no flags, no workflow)"
+        return Config(), [Problem(path=CONFIG_NAME, line=error.line, message=message)]
     problems = []
 
     def problem(keys: tuple[str, ...], message: str) -> None:

@@ -10,7 +10,8 @@ import logging
 import os
 import stat
 import threading
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from guide.docroot import files
@@ -66,6 +67,8 @@ class Docroot:
         self._generation = 0
         self._folder = folder_identity(self.root)
         """The (device, inode) of the folder last seen at the docroot's path (None: gone)."""
+        self.on_build: Callable[[float], None] | None = None
+        """Told the seconds each new snapshot took to make (the server's metrics)."""
 
     def peek(self) -> Built | None:
         """The build of the current snapshot if it is up to date, else None (never reads or builds anything)."""
@@ -77,6 +80,7 @@ class Docroot:
         if built is not None:
             return built
         with self._building:
+            started = time.perf_counter()
             for _ in range(BUILD_ATTEMPTS):
                 with self._lock:
                     if self._current is not None:
@@ -91,6 +95,8 @@ class Docroot:
                     self._last = built
                     if generation == self._generation:  # else files changed meanwhile: the next call builds again
                         self._current = built
+                if self.on_build is not None:
+                    self.on_build(time.perf_counter() - started)
                 return built
             raise DocrootGone()
 

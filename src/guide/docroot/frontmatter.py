@@ -2,54 +2,25 @@
 
 The YAML is read with the safe loader and three more rules: a key may appear
 only once in a mapping (YAML would silently keep the last), aliases may not
-expand the data beyond `MAX_NODES` values (a small file cannot become a huge
-one), and frontmatter is at most `MAX_FRONTMATTER` characters. Errors say how to
+make it hold more than `yaml_loader.MAX_VALUES` values or `MAX_EXPANDED`
+characters once written out (a small file cannot stand for a huge one), and
+frontmatter is at most `MAX_FRONTMATTER` characters. Errors say how to
 fix the common mistakes (a backslash in double quotes, an unquoted `on`).
 """
 
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import yaml
-from yaml.constructor import ConstructorError
+
+from guide.docroot.yaml_loader import ExpansionError, Loader, loader_for
 
 _FENCE = "---"
-INTERNED_LENGTH = 40
-MAX_NODES = 100_000
-"""The most values (counting every expansion of an alias) a frontmatter may hold."""
 MAX_FRONTMATTER = 256 * 1024
 """The most characters of YAML a frontmatter may have."""
-_MERGE = "tag:yaml.org,2002:merge"
 BOOLEAN_WORDS = ("on", "off", "yes", "no", "true", "false", "y", "n")
 """Unquoted words YAML 1.1 reads as booleans (any case)."""
-
-
-class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
-    """Safe YAML loading that refuses duplicate keys and shares short strings (keys recur in every file)."""
-
-    first_line = 1
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
-        seen: dict[Any, int] = {}
-        for key_node, _ in node.value:
-            if key_node.tag == _MERGE or not isinstance(key_node, yaml.ScalarNode):
-                continue
-            key = self.construct_object(key_node)
-            if key in seen:
-                problem = f"key {key_node.value!r} appears twice in one mapping (first on line {seen[key]}); YAML would keep only the last"
-                raise ConstructorError(None, None, problem, key_node.start_mark)
-            seen[key] = self.first_line + key_node.start_mark.line
-        return super().construct_mapping(node, deep)
-
-
-def _shared_str(loader: yaml.BaseLoader, node: yaml.ScalarNode) -> str:
-    value = node.value
-    return sys.intern(value) if len(value) <= INTERNED_LENGTH else value
-
-
-_Loader.add_constructor("tag:yaml.org,2002:str", _shared_str)
 
 
 @dataclass(frozen=True)
@@ -158,13 +129,13 @@ def load_mapping(yaml_text: str, first_line: int = 1) -> Mapping[str, Any]:
     """Parse YAML text that must be a mapping (or empty); raise `FrontmatterError` otherwise."""
     if len(yaml_text) > MAX_FRONTMATTER:
         raise FrontmatterError(f"frontmatter is longer than {MAX_FRONTMATTER // 1024} KiB; keep long text in the body", first_line)
-    loader = _Loader(yaml_text)
+    loader = loader_for(yaml_text)
     loader.first_line = first_line
     try:
         node = loader.get_single_node()
-        if node is not None and "*" in yaml_text and _expanded_size(node) > MAX_NODES:  # only an alias (*name) expands
-            raise FrontmatterError(f"frontmatter aliases expand to more than {MAX_NODES} values; write the values out", first_line)
         data = loader.construct_document(node) if node is not None else None
+    except ExpansionError as error:
+        raise FrontmatterError(f"frontmatter {error}", first_line + error.line) from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = first_line + mark.line if mark is not None else first_line
@@ -184,7 +155,7 @@ def load_mapping(yaml_text: str, first_line: int = 1) -> Mapping[str, Any]:
 def locate(yaml_text: str, keys: Sequence[Any], first_line: int) -> int:
     """The file line of the deepest key of `keys` found in the YAML text."""
     try:
-        node = yaml.compose(yaml_text, Loader=_Loader)
+        node = yaml.compose(yaml_text, Loader=Loader)
     except yaml.YAMLError:
         return first_line
     line = first_line
@@ -205,40 +176,6 @@ def _same_key(node: yaml.Node, key: Any) -> bool:
     if isinstance(key, bool):
         return node.value.lower() in BOOLEAN_WORDS and (node.value.lower() in ("on", "yes", "true", "y")) == key
     return node.value == str(key)
-
-
-def _expanded_size(root: yaml.Node) -> int:
-    """How many values the node graph holds once every alias is expanded (capped just past the bound)."""
-    sizes: dict[int, int] = {}
-    open_nodes: set[int] = set()
-    stack: list[yaml.Node] = [root]
-    while stack:
-        node = stack[-1]
-        if id(node) in sizes:
-            stack.pop()
-            continue
-        children = _children(node)
-        waiting = [child for child in children if id(child) not in sizes]
-        if waiting and id(node) not in open_nodes:
-            open_nodes.add(id(node))
-            if any(id(child) in open_nodes for child in waiting):
-                return MAX_NODES + 1  # an alias inside its own anchor: endless
-            stack.extend(waiting)
-            continue
-        if waiting:
-            return MAX_NODES + 1
-        open_nodes.discard(id(node))
-        sizes[id(node)] = min(1 + sum(sizes[id(child)] for child in children), MAX_NODES + 1)
-        stack.pop()
-    return sizes[id(root)]
-
-
-def _children(node: yaml.Node) -> list[yaml.Node]:
-    if isinstance(node, yaml.MappingNode):
-        return [part for pair in node.value for part in pair]
-    if isinstance(node, yaml.SequenceNode):
-        return list(node.value)
-    return []
 
 
 def _hint(reason: str) -> str:

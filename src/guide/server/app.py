@@ -11,11 +11,13 @@ from guide.docroot.folder import Docroot
 from guide.docroot.store.disk import Store
 from guide.protocol import SERVER_NAME
 from guide.routes.resolve import AddressRead
-from guide.server import auth
+from guide.server import auth, scrape
 from guide.server.completion import completer
 from guide.server.eras import Eras
 from guide.server.eras.modern import sealing
+from guide.server.metrics import Counters, Metrics, watch_state
 from guide.server.provider import DocrootProvider
+from guide.server.report import entry_counts
 from guide.server.service import Service
 from guide.server.settings import Settings, read_settings
 from guide.server.startup import Startup
@@ -34,7 +36,9 @@ def create_server(docroot: Path | None = None, project: Path | None = None, *, s
     settings = settings or read_settings({"docroot": docroot, "project": project, **given})
     root = Docroot(settings.docroot, settings.project, max_file_size=settings.max_file_size, store=Store.configured(settings.store_environment))
     eras = Eras()
-    service = Service(root, eras, answer_timeout=settings.answer_timeout, max_output=settings.max_output)
+    counters = Counters() if settings.metrics else None
+    measured = Metrics(counters=counters, access=settings.access_log)
+    service = Service(root, eras, answer_timeout=settings.answer_timeout, max_output=settings.max_output, metrics=measured)
     startup = Startup(root, eras, watch=watch)
     cache_ttl = settings.cache_ttl
     server = FastMCP(
@@ -53,4 +57,19 @@ def create_server(docroot: Path | None = None, project: Path | None = None, *, s
         return await service.read(ctx, AddressRead(uri), tool=True)
 
     server.completion(completer(root))
+    if counters is not None:
+        _measure(server, counters, root, eras, startup)
     return server
+
+
+def _measure(server: FastMCP, counters: Counters, root: Docroot, eras: Eras, startup: Startup) -> None:
+    """Serve `/metrics`, with the gauges of the server's state read at each scrape."""
+    root.on_build = counters.builds.observe
+    watch_state(
+        counters,
+        listen=lambda: {era.name: era.listen.count for era in eras.all if hasattr(era, "listen")},
+        ready=lambda: startup.readiness.status()[0] == 200,
+        entries=lambda: entry_counts(built.snapshot.layout) if (built := root.peek()) is not None else {},
+        store=lambda: root.store.usable,
+    )
+    scrape.route(server, counters)

@@ -38,6 +38,11 @@ async def report_start(docroot: Docroot) -> None:
         log.warning("could not check %s at start: %s", docroot.root, one_line(error))
 
 
+def entry_counts(layout) -> dict[str, int]:
+    """How many commands, skills, partials and documents a snapshot's layout holds, by kind."""
+    return {kind: len(table) for kind, table in _tables(layout)}
+
+
 def _tables(layout):
     return (("command", layout.commands), ("skill", layout.skills), ("partial", layout.partials), ("document", layout.documents))
 

@@ -22,9 +22,10 @@ from guide.forms.resolve import Ask
 from guide.render import MAX_OUTPUT
 from guide.routes.finish import document_text, finish, finished, keeps
 from guide.routes.resolve import Call, Document, Read, Resolved, resolve
-from guide.server import work
+from guide.server import metrics, work
 from guide.server.eras import Eras, Pending, can_elicit
 from guide.server.errors import guarded
+from guide.server.metrics import Metrics
 
 ANSWER_TIMEOUT = 600.0
 """Seconds a legacy read waits for the client to answer one form before it fails (people answer forms slowly)."""
@@ -51,13 +52,20 @@ class Service:
     eras: Eras = field(default_factory=Eras)
     answer_timeout: float | None = ANSWER_TIMEOUT
     max_output: int = MAX_OUTPUT
+    metrics: Metrics = field(default_factory=lambda: Metrics(counters=None, access=False))
 
-    async def read(self, ctx: Context, read: Read, *, tool: bool = False, rendered: Callable[[str], Any] = str) -> Any:
+    async def read(self, ctx: Context, read: Read, *, tool: bool = False, rendered: Callable[[str], Any] = str, channel: str = "native") -> Any:
         """The answer to `read`, with Guide's errors translated for the client (an error result for the tool).
 
-        `rendered` wraps the text of a rendered entrypoint (a resource read marks it as never to be cached).
+        `rendered` wraps the text of a rendered entrypoint (a resource read marks it as never to be cached);
+        `channel` is how its questions reach a person, for the metrics (`guide.server.metrics.CHANNELS`).
         """
-        return await guarded(lambda: self._serve(ctx, read, rendered), self.eras.for_request(ctx).error, tool=tool)
+        era = self.eras.for_request(ctx)
+        return await guarded(lambda: self._observed(ctx, read, rendered, era.name, channel), era.error, tool=tool)
+
+    async def _observed(self, ctx: Context, read: Read, rendered: Callable[[str], Any], era: str, channel: str) -> Any:
+        with self.metrics.reading(read, era, channel):
+            return await self._serve(ctx, read, rendered)
 
     async def _serve(self, ctx: Context, read: Read, rendered: Callable[[str], Any]) -> Any:
         found = self._recall(read)
@@ -66,9 +74,12 @@ class Service:
         if isinstance(found, _Refused):
             raise found.error.with_traceback(None)
         if isinstance(found, str):
+            metrics.resolved("help")
             return found
         if isinstance(found, Document):
+            metrics.resolved("document")
             return await work.off_loop(document_text, self.docroot, found)
+        metrics.resolved(found.entrypoint.kind, metrics.without_values(found.entrypoint.uri, found.keywords, len(found.args)))
         return await self._call(ctx, read, found, rendered)
 
     async def _call(self, ctx: Context, read: Read, call: Call, rendered: Callable[[str], Any]) -> Any:
@@ -86,6 +97,7 @@ class Service:
             fresh = None  # what the client answers decides the text
             outcome = await era.drive(ctx, request, outcome, answer_timeout=self.answer_timeout)
             if isinstance(outcome, Pending):
+                metrics.ended("asked")
                 return outcome.reply
         text = finished(call, outcome, phase)
         if text is MISSING:

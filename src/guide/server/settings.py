@@ -158,6 +158,10 @@ SETTINGS = (
     Setting("cache_dir", CACHE_DIR_VARIABLE, "where Guide keeps parses and check reports (default: the user cache folder)",
             lambda text: Path(text).expanduser(), None),
     Setting("no_cache", NO_CACHE_VARIABLE, "1 keeps nothing in the cache folder", _switch, False),
+    Setting("metrics", "GUIDE_METRICS", "1 serves counters at GET /metrics in Prometheus text format (HTTP; behind the same token as /mcp; "
+            "default: 0)", _switch, False, "--metrics", "1|0"),
+    Setting("access_log", "GUIDE_ACCESS_LOG", "1 logs a line per read at INFO: principal, address without values, outcome, time (default: 1)",
+            _switch, True, "--access-log", "1|0"),
 )
 OTHER_VARIABLES = ("FASTMCP_HTTP_HOST_ORIGIN_PROTECTION",)
 """Variables of FastMCP's own that Guide honours (see `guide.server.http`)."""
@@ -185,6 +189,8 @@ class Settings:
     allowed_origins: tuple[str, ...] = ()
     cache_dir: Path | None = None
     no_cache: bool = False
+    metrics: bool = False
+    access_log: bool = True
     auth: Mapping[str, str] = field(default_factory=dict)
     """The `GUIDE_AUTH_*` variables as given (see `AUTH`)."""
     environ: Mapping[str, str] = field(default_factory=dict, repr=False)

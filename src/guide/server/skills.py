@@ -1,9 +1,13 @@
 """Guide's skills through the Skills extension (SEP-2640): `skills/list`, `skills/get` and `skill://` files.
 
-FastMCP's own skill providers publish each file with a fixed digest, but a
-Guide `SKILL.md` is rendered per request and may ask forms first. So the
-docroot provider (which takes `SkillsSource` in) lists each usable skill as a
-*dynamic* entry; its files,
+A Guide `SKILL.md` is rendered per request and may ask forms first. A skill
+whose `SKILL.md` renders the same text for everyone (it has no forms and does
+not look at the workflow phase) is listed with a manifest: its `SKILL.md` and
+each member with its SHA-256 digest and size, worked out once per snapshot
+from the very text a read serves (`guide.server.skill_digests`), so a client
+can verify what it reads. Any other skill is listed as *dynamic*: the
+extension's manifest names every file with a digest or none, and a `SKILL.md`
+that depends on answers has no digest. Its files,
 `skill://<name>/SKILL.md` (read like `guide://$name`: its forms are asked; the
 route stage serves it with the listed frontmatter, `guide.routes.skill_file`)
 and `skill://<name>/<member>` (never asks), are read through the docroot
@@ -29,6 +33,7 @@ from guide.docroot.folder import Docroot, DocrootGone
 from guide.errors import GuideError
 from guide.routes.skill_file import frontmatter
 from guide.server import work
+from guide.server.skill_digests import manifest
 
 ENTRIES = "skill entries"
 """The build's value holding the Skills extension's entries."""
@@ -75,10 +80,10 @@ class SkillsSource:
 
     def _make_entries(self) -> dict[str, MCPSkill]:
         built = self.docroot.current()
-        return built.value(ENTRIES, lambda: _entries(built))
+        return built.value(ENTRIES, lambda: _entries(self.docroot, built))
 
 
-def _entries(built: Built) -> dict[str, MCPSkill]:
+def _entries(docroot: Docroot, built: Built) -> dict[str, MCPSkill]:
     entries = {}
     for skill in built.every("skill"):
         problems = built.problems(skill)
@@ -86,7 +91,7 @@ def _entries(built: Built) -> dict[str, MCPSkill]:
             log.warning("skill %s has authoring errors and is left out of skills/list: %s", skill.name, problems[0])
             continue
         try:
-            entry = MCPSkill(uri=address.skill_file_address(skill.name), frontmatter=frontmatter(skill), resources="dynamic")
+            entry = MCPSkill(uri=address.skill_file_address(skill.name), frontmatter=frontmatter(skill), resources=manifest(docroot, built, skill))
         except (ValidationError, GuideError) as error:
             reason = error.errors()[0]["msg"] if isinstance(error, ValidationError) else str(error)
             log.warning("skill %s is left out of skills/list: %s", skill.name, reason)

@@ -9,9 +9,10 @@ need not redo them. Nothing kept there is ever trusted more than the folder:
   group or others may write, is not trusted: the store is off for this process, with
   one log line saying why and how to fix it.
 - Only regular files are opened, without following a symlink and never waiting on a
-  FIFO or device, up to `MAX_STORED_BYTES`. A write goes to a new file renamed over
-  the old one, so a symlink at that path is replaced, never written through, and
-  concurrent writers each leave a whole file (the last one wins).
+  FIFO or device, up to `MAX_STORED_BYTES`; a larger document is never written
+  (one log line). A write goes to a new file renamed over the old one, so a
+  symlink at that path is replaced, never written through, and concurrent
+  writers each leave a whole file (the last one wins).
 - Every file starts with a header line naming the code that wrote it (Guide's version
   and a digest of its code) and a MAC of the rest, keyed by a random key kept in the
   folder. A file written by other code, damaged, or planted without the key is
@@ -43,13 +44,13 @@ from guide.docroot import files
 CACHE_DIR_VARIABLE = "GUIDE_CACHE_DIR"
 NO_CACHE_VARIABLE = "GUIDE_NO_CACHE"
 MAX_STORED_BYTES = 256 * 1024 * 1024
-"""The largest file the store reads: a 10k-file docroot's parses take about 15 MB."""
+"""The largest file the store reads or writes: a 10k-file docroot's parses take about 15 MB."""
 KEY_FILE = "key"
 KEY_BYTES = 32
 FORMAT = 2
 
 log = logging.getLogger("guide")
-_told: set[str] = set()  # folders already logged as unusable in this process: one line each
+_told: set[str] = set()  # folders logged as unusable, and files logged as too large to keep, in this process: one line each
 
 
 class Store:
@@ -93,6 +94,12 @@ class Store:
             return
         body = json.dumps(document, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
         header = json.dumps({"format": FORMAT, "producer": producer(), "mac": _mac(key, body)}).encode()
+        size = len(header) + 1 + len(body)
+        if size > MAX_STORED_BYTES:  # `load` would refuse it: writing it would only fill the disk
+            if str(path) not in _told:
+                _told.add(str(path))
+                log.warning("kept %s for %s are not saved: %d bytes is over the %d bytes a kept file may take", kind, name, size, MAX_STORED_BYTES)
+            return
         try:
             _replace(path, header + b"\n", body)
         except OSError as error:

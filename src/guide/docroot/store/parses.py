@@ -8,11 +8,14 @@ any write changes the change time, which no program can set back. A file whose
 change time lay within `RACY_NS` of the moment it was read might have changed
 again within the clock's granularity, so its record is used only after the text
 is read and matches the digest. Records are JSON data (nothing in them can run);
-each is type-checked when used, and a bad one is parsed again and replaced.
+each is type-checked when used, and a bad one is parsed again and replaced. A
+record longer than `MAX_RECORD_CHARS` is not kept (one log line; that file is
+parsed again next time), so no one file fills the store's cap for the others.
 """
 
 import hashlib
 import json
+import logging
 import threading
 from collections.abc import Collection
 from pathlib import Path
@@ -21,7 +24,7 @@ from typing import Any
 from guide.docroot import yaml_codec
 from guide.docroot.files import Stamp
 from guide.docroot.frontmatter import Front, FrontmatterError, Parsed, Summary, summary
-from guide.docroot.store.disk import Store
+from guide.docroot.store.disk import MAX_STORED_BYTES, Store
 
 KIND = "parses"
 LOAD_AFTER = 64
@@ -31,6 +34,10 @@ SMALL_BYTES = 256 * 1024
 RACY_NS = 2_000_000_000
 """A file changed this close to being read may change again unseen by its stamp (file times are coarse)."""
 NODES_PER_CHAR = 2  # encoding may visit at most this many values per character of YAML (alias expansion bound)
+MAX_RECORD_CHARS = MAX_STORED_BYTES // 64
+"""The longest kept mapping of one file, as JSON text: no one file may fill the kept parses of its docroot."""
+
+log = logging.getLogger("guide")
 
 
 class StoredParses:
@@ -90,6 +97,9 @@ class StoredParses:
             return
         front = parsed.front if isinstance(parsed, Parsed) else parsed
         record = _record(front, text)
+        if record is not None and len(record[1]) > MAX_RECORD_CHARS:
+            log.info("the parse of %s is not kept: its frontmatter takes %d characters as JSON, over %d", rel, len(record[1]), MAX_RECORD_CHARS)
+            record = None
         with self._lock:
             self.parsed += 1
             if record is not None:

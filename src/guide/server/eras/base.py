@@ -25,6 +25,9 @@ Driven = Render | Fail | Pending
 class Era(Protocol):
     """One protocol era, as the server sees it."""
 
+    name: str
+    """The era's name in logs and metrics (`legacy`, `2026-07-28`)."""
+
     long_lived: tuple[str, ...]
     """Methods whose requests stay open while the client is connected (they never count as work in hand)."""
 

@@ -23,6 +23,7 @@ from pydantic import ValidationError
 from guide.errors import GuideError
 from guide.forms.failure import Reason
 from guide.forms.resolve import Answer, Ask, Outcome, Request, step, unanswered
+from guide.server import metrics
 from guide.server.eras.base import Driven
 from guide.server.eras.questions import elicit_request
 from guide.server.errors import to_mcp
@@ -37,6 +38,7 @@ NOTIFY_TIMEOUT = 10.0
 class Legacy:
     """The handshake era: one request holds the whole interaction, asking in turn."""
 
+    name = "legacy"
     long_lived = ()
 
     def __init__(self) -> None:
@@ -64,6 +66,7 @@ class Legacy:
         while isinstance(outcome, Ask):
             question = outcome.questions[0]
             result = await _ask(ctx, request, question.form, elicit_request(question), answer_timeout)
+            metrics.form_answered(result.action)
             outcome = step(request, outcome.progress, {question.form: Answer(result.action, result.content)})
         return outcome
 

@@ -28,6 +28,7 @@ from guide.errors import GuideError, MissingInputError
 from guide.forms import state
 from guide.forms.resolve import Answer, Ask, Fail, Outcome, Request, failed
 from guide.protocol import SERVER_NAME
+from guide.server import metrics
 from guide.server.eras.base import Driven, Pending
 from guide.server.eras.listen import ListenStreams
 from guide.server.eras.questions import elicit_request
@@ -38,6 +39,7 @@ from guide.text import clip
 class Modern:
     """MCP 2026-07-28: each round is a request of its own; the state between rounds travels sealed with the client."""
 
+    name = "2026-07-28"
     long_lived = ("subscriptions/listen",)
 
     def __init__(self) -> None:
@@ -56,6 +58,8 @@ class Modern:
     def opening(self, ctx: Context) -> Callable[[Request], Outcome]:
         """This round's step: resumed from the state and answers the retry carries (a pure function, safe in any thread)."""
         text, responses = ctx.request_state, ctx.input_responses
+        for response in (responses or {}).values():
+            metrics.form_answered(str(getattr(response, "action", "")))
         return lambda request: _resume(request, text, responses)
 
     async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None) -> Driven:
