@@ -110,7 +110,8 @@ def inspect(body: str) -> TemplateFacts:
     Sections nested past `MAX_NESTING` are an error found by Guide's own tag
     scan, before the engine tokenizes anything.
     """
-    too_deep = nesting_problem(body)
+    tags = list(_with_lines(body, _tags(body)))  # scanned once: for the nesting first, then for the facts
+    too_deep = _too_deep(body, tags)
     if too_deep is not None:
         return TemplateFacts(too_deep, ())
     try:
@@ -126,16 +127,19 @@ def inspect(body: str) -> TemplateFacts:
     roots: set[str] = set()
     indents, wide, depth, tag_length = [], False, 0, 0
     # The engine's partial tokens (a, b, c = True, False, False) carry the indentation it will give the partial, in tag order.
-    partial_indents = iter([len(token[4]) for token in tokens if token[:3] == (True, False, False)])
-    for tag, line in _with_lines(body, _tags(body)):
+    partial_indents = iter([len(token[4]) for token in tokens if token[0] and not token[1] and not token[2]])
+    for tag, line in tags:
         tag_length += tag.end - tag.start
-        outside, depth = depth == 0, max(0, depth + (tag.sigil in ("#", "^")) - (tag.sigil == "/"))
+        outside = not depth
         if tag.sigil == ">":
             partials.setdefault(tag.label, line)
             counts[tag.label] = counts.get(tag.label, 0) + 1
             if indent := next(partial_indents, 0):
                 indents.append((tag.label, indent, line))
+        elif tag.sigil == "/" and depth:
+            depth -= 1
         elif tag.sigil in _VALUE_SIGILS:
+            depth += tag.sigil in ("#", "^")
             roots.add(tag.label.split(".")[0] if tag.label != "." else ".")
             wide = wide or tag.label == "kwargs" or (tag.label == "." and outside)
             if tag.label.startswith(REFERENCE_ROOTS):
@@ -148,8 +152,12 @@ def inspect(body: str) -> TemplateFacts:
 
 def nesting_problem(body: str) -> tuple[int, str] | None:
     """The line and message of the first section that nests deeper than `MAX_NESTING`, found without the engine."""
+    return _too_deep(body, _with_lines(body, _tags(body)))
+
+
+def _too_deep(body: str, tags: Iterable[tuple[_Tag, int]]) -> tuple[int, str] | None:
     depth = 0
-    for tag, line in _with_lines(body, _tags(body)):
+    for tag, line in tags:
         if tag.sigil in ("#", "^"):
             depth += 1
             if depth > MAX_NESTING:
