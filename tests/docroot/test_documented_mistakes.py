@@ -1,4 +1,4 @@
-"""Issue 21 item 7: each mistake docs/authoring.md shows (issue 21 and issue 19 finding 1) is what `guide check` prints.
+"""Issue 21 item 7: each mistake docs/authoring.md shows (issues 21, 19 finding 1, 25 findings 1 and 5) is what `guide check` prints.
 
 The section "Mistakes in bodies, secrets, prompt names and sizes" shows a
 body and `guide check` lines. Every line of each `text` block must be printed
@@ -48,6 +48,8 @@ def _docroots() -> list[list[dict[str, str]]]:
     [body] = [text for kind, text in _blocks() if kind == "markdown"]
     bomb = {f"_partials/p{level}.md": f"{{{{>p{level + 1}}}}}" * 10 for level in range(7)}
     unclosed = _filler({30: "{{#kwargs.verbose}}", 32: "{{#kwargs.issue}}#{{kwargs.issue}}{{/kwargs.issue}}"}, 36)
+    opened = "".join(f"{{{{#kwargs.a{number}}}}}\n" for number in range(70))
+    closed = "".join(f"{{{{/kwargs.a{number}}}}}\n" for number in reversed(range(70)))
     secret = HEAD.replace("        issue: {type: string}\n", "        issue: {type: string}\n        api_key: {type: string}\n")
     return [
         [{"_commands/fix.md": HEAD + body}],
@@ -56,6 +58,8 @@ def _docroots() -> list[list[dict[str, str]]]:
         [{"_commands/a.b.md": "A.B\n", "_commands/a/b.md": "A/B\n"}],
         [{"_commands/guide.md": "G\n"}],
         [{"_commands/bomb.md": "---\ndescription: d\n---\nIntro.\n\n{{>p0}}\n", **bomb, "_partials/p7.md": "0123456789"}],
+        [{"_commands/deep.md": "---\ndescription: d\n---\n" + opened + "x\n" + closed}],
+        [{"_commands/report.md": "---\ndescription: d\n---\n# Report\n\n- Findings:\n" + " " * 2000 + "{{>findings}}\n", "_partials/findings.md": "- item\n" * 1000}],
     ]
 
 
@@ -67,7 +71,7 @@ def test_21_7_each_documented_example_has_its_docroot():
     assert len(_outputs()) == len(_docroots())
 
 
-@pytest.mark.parametrize("number", range(6))
+@pytest.mark.parametrize("number", range(8))
 def test_21_7_each_documented_check_line_is_what_check_prints(tmp_path, capsys, number):
     printed = []
     for index, files in enumerate(_docroots()[number]):

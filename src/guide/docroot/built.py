@@ -32,7 +32,8 @@ from guide.docroot.config import REQUIRES, Config
 from guide.docroot.entrypoints import Entrypoint, Findings, Kind
 from guide.docroot.frontmatter import Front, FrontmatterError, Parsed, Summary, listed, split, summary
 from guide.docroot.layout import Layout
-from guide.docroot.partials import Expansion, PartialGraph, expansion_problem
+from guide.docroot.memo import Memo
+from guide.docroot.partials import Expansion, Indentation, PartialGraph, expansion_problem
 from guide.docroot.snapshot import Snapshot, same_files
 from guide.docroot.store.parses import StoredParses, digest
 from guide.errors import Problem
@@ -46,6 +47,9 @@ NO_TEMPLATE = TemplateFacts(None, ())
 MEMO_SIZES = {"renders": 1024, "resolved": 1024, "answered": 1024, "components": 1024, "choices": 64, "texts": 1024, "templates": 2048}
 """The bounded memos, with how many values each keeps (the oldest goes first): callers above name the first five;
 a file's text and template facts are kept in the last two, so a check of every file keeps no more than these."""
+MEMO_CHARACTERS = {name: 8 * 1024 * 1024 for name in MEMO_SIZES} | {"texts": 64 * 1024 * 1024, "templates": 16 * 1024 * 1024}
+"""How many characters each memo keeps at most, keys and values together: eight renders at the output cap, or 64 files
+at the file size cap (a render reads a text it lost again)."""
 
 
 class _FileWork:
@@ -75,7 +79,7 @@ class Built:
         # for an unchanged file is taken over when first asked for (`_known`), not lost.
         self._previous = (previous._files, previous.snapshot.sources) if previous is not None else None
         self._values: dict[Hashable, Any] = {}
-        self._memos: dict[str, dict[Hashable, Any]] = {name: {} for name in MEMO_SIZES}
+        self._memos: dict[str, Memo[Any]] = {name: Memo(MEMO_SIZES[name], MEMO_CHARACTERS[name]) for name in MEMO_SIZES}
         self._graph = PartialGraph(snapshot.layout.partials, lambda name: self.template(snapshot.layout.partials[name]))
 
     # What the snapshot says, for callers that have only the build.
@@ -147,6 +151,10 @@ class Built:
     def expansion(self, rel: str) -> Expansion:
         """How many characters the partials of a template file expand to, counted without rendering."""
         return self._graph.expansion(self.template(rel))
+
+    def indentation(self, rel: str) -> Indentation:
+        """How far the engine may indent each partial a template file reaches, and what that indenting costs."""
+        return self.value(("indentation", rel), lambda: self._graph.indentation(self.template(rel)))
 
     def partials_reached(self, names: Iterable[str]) -> list[str]:
         """Every partial these names include, directly or through other partials."""
@@ -267,12 +275,8 @@ class Built:
         return self._values.get(key, MISSING)
 
     def remember(self, memo: str, key: Hashable, value: T) -> T:
-        """Keep `value` in a bounded memo (`MEMO_SIZES`) for this snapshot, and return it."""
-        values = self._memos[memo]
-        with self._lock:
-            if key not in values and len(values) >= MEMO_SIZES[memo]:
-                values.pop(next(iter(values)))
-            return values.setdefault(key, value)
+        """Keep `value` in a memo bounded by count and characters (`MEMO_SIZES`, `MEMO_CHARACTERS`) for this snapshot, and return it."""
+        return self._memos[memo].keep(key, value)
 
     def recall(self, memo: str, key: Hashable) -> Any:
         """A value kept with `remember`, else `MISSING`."""
@@ -408,7 +412,7 @@ class Built:
         parsed, facts = self.parsed(rel), self.template(rel)
         if not isinstance(parsed, Parsed) or not facts.inclusions:
             return []
-        found = expansion_problem(rel, parsed.body_line, facts, self.expansion(rel))
+        found = expansion_problem(rel, parsed.body_line, facts, self.expansion(rel), self.indentation(rel))
         return [found] if found is not None else []
 
 

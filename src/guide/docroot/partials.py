@@ -5,8 +5,8 @@ the partials its body names, not at every partial of the docroot.
 """
 
 from collections import deque
-from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass, field
 
 from guide.errors import Problem
 from guide.render import MAX_OUTPUT, TemplateFacts
@@ -19,6 +19,33 @@ class Expansion:
     size: int
     chain: tuple[str, ...]
     """The heaviest path: the partial the body includes, the partial that one includes, and so on."""
+
+
+SATURATED = 1 << 64
+"""Counts of inclusions stop growing here: far past any cap, and the sums stay small integers."""
+
+
+@dataclass(frozen=True)
+class Indentation:
+    """How far the engine may indent each partial a body reaches, and the characters that indenting builds in all.
+
+    mstache indents a standalone `{{>name}}` by copying the whole partial with
+    the tag's indentation before each line, before any of it is rendered; inside
+    an indented partial, the indentation adds up.
+    """
+
+    size: int = 0
+    """Characters of indentation with every section rendered once: each inclusion's spaces times the partial's lines."""
+    spaces: Mapping[str, int] = field(default_factory=dict)
+    """The most spaces each partial can be indented by (only partials that are)."""
+    costs: Mapping[str, int] = field(default_factory=dict)
+    """What one inclusion of each partial may cost in indentation: its spaces times its lines."""
+    chain: tuple[str, ...] = ()
+    """The partials from the body to the one whose indentation weighs most."""
+
+    def cost(self, name: str) -> int:
+        """What one inclusion of partial `name` may cost in indentation (0 when it is never indented)."""
+        return self.costs.get(name, 0)
 
 
 class PartialGraph:
@@ -93,6 +120,57 @@ class PartialGraph:
                 heaviest, weight = (name, part) if part > weight else (heaviest, weight)
         return size, heaviest
 
+    def indentation(self, facts: TemplateFacts) -> Indentation:
+        """How far each partial this body reaches may be indented, counted over the inclusions without rendering.
+
+        Each partial's spaces are the most along any path from the body (its tag's
+        own indentation plus its including partials'); partials on a loop are left
+        out (a loop is reported on its own).
+        """
+        reached = self.reachable(name for name, _ in facts.partials)
+        if not reached or not (facts.indents or any(self.template_of(name).indents for name in reached)):
+            return Indentation()
+        spaces: dict[str, int] = {}
+        times: dict[str, int] = {}
+        before: dict[str, str | None] = {}
+        for including, name, indent, count in self._in_order(facts, reached):
+            base, made = (0, 1) if including is None else (spaces.get(including, 0), times.get(including, 0))
+            if base + indent > spaces.get(name, -1):
+                spaces[name], before[name] = base + indent, including
+            times[name] = min(SATURATED, times.get(name, 0) + made * count)
+        costs = {name: spaces[name] * self.template_of(name).lines for name in spaces if spaces[name]}
+        weights = {name: min(SATURATED, times[name] * cost) for name, cost in costs.items()}
+        if not weights:
+            return Indentation()
+        heaviest: str | None = max(weights, key=weights.__getitem__)
+        chain: list[str] = []
+        while heaviest is not None and heaviest not in chain:
+            chain.append(heaviest)
+            heaviest = before[heaviest]
+        spaced = {name: value for name, value in spaces.items() if value}
+        return Indentation(min(SATURATED, sum(weights.values())), spaced, costs, tuple(reversed(chain)))
+
+    def _in_order(self, facts: TemplateFacts, reached: list[str]) -> Iterable[tuple[str | None, str, int, int]]:
+        """Each inclusion (includer, partial, its tag's most spaces, how many tags), includers before what they include."""
+        edges: dict[str | None, list[tuple[str, int, int]]] = {}
+        waiting = dict.fromkeys(reached, 0)
+        for including in (None, *reached):
+            found = facts if including is None else self.template_of(including)
+            indents: dict[str, int] = {}
+            for name, indent, _ in found.indents:
+                indents[name] = max(indents.get(name, 0), indent)
+            edges[including] = [(name, indents.get(name, 0), count) for name, count in found.inclusions if name in waiting]
+            for name, _, _ in edges[including]:
+                waiting[name] += 1
+        ready: deque[str | None] = deque([None])
+        while ready:
+            including = ready.popleft()
+            for name, indent, count in edges[including]:
+                yield including, name, indent, count
+                waiting[name] -= 1
+                if not waiting[name]:
+                    ready.append(name)
+
     def loop_through(self, names: Iterable[str]) -> list[str] | None:
         """A loop that rendering these names would enter (its names, the first repeated at the end), if any."""
         return next((loop for name in names if name in self.partials and (loop := self._loop_from(name))), None)
@@ -123,16 +201,36 @@ class PartialGraph:
         return found
 
 
-def expansion_problem(path: str, body_line: int, facts: TemplateFacts, expansion: Expansion, cap: int = MAX_OUTPUT) -> Problem | None:
-    """The error of an entrypoint whose partials alone expand past the output cap (C9): every read of it would stop there."""
-    if expansion.size <= cap or not expansion.chain:
+def expansion_problem(
+    path: str, body_line: int, facts: TemplateFacts, expansion: Expansion, indentation: Indentation = Indentation(), cap: int = MAX_OUTPUT,
+) -> Problem | None:
+    """The error of an entrypoint whose partials alone expand past the output cap (C9): every read of it would stop there.
+
+    The expansion counts the indentation the engine builds for indented partials too.
+    """
+    size = expansion.size + indentation.size
+    if size <= cap or not (expansion.chain or indentation.chain):
         return None
+    if indentation.size >= expansion.size:
+        first, last = indentation.chain[0], indentation.chain[-1]
+        lines = indentation.costs[last] // indentation.spaces[last]
+        message = (
+            f"`{{{{>{first}}}}}` expands to about {size:,} characters, {indentation.size:,} of them indentation:"
+            f" partial {last} ({lines:,} lines) is indented {indentation.spaces[last]:,} spaces{_through(indentation.chain)},"
+            f" past the output cap of {cap:,}, so every read would stop there; indent the tags less, or include shorter partials"
+        )
+        tags = [(indent, -line) for name, indent, line in facts.indents if name == first]  # the most indented, the first of those
+        return Problem(path=path, line=body_line + (-max(tags)[1] if tags else dict(facts.partials)[first]) - 1, message=message)
     first = expansion.chain[0]
     message = (
-        f"`{{{{>{first}}}}}` expands to about {expansion.size:,} characters through partials {' -> '.join(expansion.chain)},"
+        f"`{{{{>{first}}}}}` expands to about {size:,} characters through partials {' -> '.join(expansion.chain)},"
         f" past the output cap of {cap:,}, so every read would stop there; include fewer partials, or each fewer times"
     )
     return Problem(path=path, line=body_line + dict(facts.partials)[first] - 1, message=message)
+
+
+def _through(chain: tuple[str, ...]) -> str:
+    return f" through partials {' -> '.join(chain)}" if len(chain) > 1 else ""
 
 
 def _starting_at(loop: list[str], name: str) -> list[str]:

@@ -1,11 +1,12 @@
 """Finish a read: render an entrypoint with the values of a completed interaction (or raise its failure), or read a document (C7.11, C9)."""
 
 from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from guide import render
 from guide.docroot import files
-from guide.docroot.built import MISSING
+from guide.docroot.built import MISSING, Built
 from guide.docroot.folder import Docroot
 from guide.docroot.frontmatter import Parsed
 from guide.errors import AuthoringError, Problem
@@ -14,7 +15,50 @@ from guide.routes import skill_file
 from guide.routes.resolve import Call, Document
 
 RENDERS = "renders"
-"""The build's memo of rendered texts: the same call with the same values renders the same text until a file changes."""
+"""The build's memo of rendered texts: the same call with the same values it can see renders the same text until a file changes."""
+
+
+@dataclass(frozen=True)
+class Sight:
+    """What an entrypoint's templates (its body and every partial it reaches) can print of a call: which keywords, and its args."""
+
+    keywords: frozenset[str] | None
+    """The keywords looked up (`kwargs.NAME`); None: any of them (`kwargs` itself, or `.` outside every section)."""
+    args: bool
+
+    def sees(self, keyword: str) -> bool:
+        """Whether a template can print this keyword's value."""
+        return self.keywords is None or keyword in self.keywords
+
+    def covers(self, call: Call) -> bool:
+        """Whether every keyword and arg a call brings can be printed: only then is its read a key worth keeping."""
+        fields = call.entrypoint.listed("args")
+        args = self.args or (len(call.args) <= len(fields) and all(self.sees(name) for name in fields[:len(call.args)]))
+        return args and all(self.sees(name) for name in call.keywords)
+
+
+def sight(call: Call) -> Sight:
+    """What the templates of a call's entrypoint can print of it (worked out once per snapshot)."""
+    built, path = call.built, call.entrypoint.path
+    return built.value(("sight", path), lambda: _sight(built, path))
+
+
+def keeps(call: Call) -> bool:
+    """Whether the text of a read of `call` may be kept under the read itself: every keyword and arg it brings is printed.
+
+    Only answers from what is built (False when the call's sight is not worked out yet): it may run on the event loop.
+    """
+    seen = call.built.peek(("sight", call.entrypoint.path))
+    return seen is not MISSING and seen.covers(call)
+
+
+def _sight(built: Built, path: str) -> Sight:
+    facts = built.template(path)
+    every = [facts, *(built.template(built.partials[name]) for name in built.partials_reached(name for name, _ in facts.partials))]
+    if any(found.wide for found in every):
+        return Sight(None, True)
+    keywords = {label.split(".")[1] for found in every for label, _ in found.references if label.startswith(render.FIELD_ROOT)}
+    return Sight(frozenset(keywords), any("args" in found.roots for found in every))
 
 
 def finish(call: Call, outcome: Render | Fail, active_phase: str | None, *, max_output: int = render.MAX_OUTPUT) -> str:
@@ -40,9 +84,12 @@ def finish(call: Call, outcome: Render | Fail, active_phase: str | None, *, max_
         flags=built.config.flags,
     )
     parsed = built.parsed(entrypoint.path)
-    body = render.render(parsed.body if isinstance(parsed, Parsed) else "", context, built.partial_body, name=entrypoint.uri, max_output=max_output)
+    body = render.render(
+        parsed.body if isinstance(parsed, Parsed) else "", context, built.partial_body,
+        name=entrypoint.uri, max_output=max_output, indentation=built.indentation(entrypoint.path).cost,
+    )
     text = skill_file.served(entrypoint, body) if call.skill_file else body
-    return built.remember(RENDERS, _key(call, outcome, active_phase), text)
+    return built.remember(RENDERS, _key(call, outcome, active_phase, sight(call)), text)
 
 
 def document_text(docroot: Docroot, document: Document) -> str:
@@ -76,11 +123,14 @@ def finished(call: Call, outcome: Render | Fail, active_phase: str | None) -> An
         if call.skill_file and outcome.kind == "missing":
             return skill_file.needs(call.entrypoint, outcome)
         raise outcome.error
-    return call.built.recall(RENDERS, _key(call, outcome, active_phase))
+    seen = call.built.peek(("sight", call.entrypoint.path))  # never worked out here: this may run on the event loop
+    return MISSING if seen is MISSING else call.built.recall(RENDERS, _key(call, outcome, active_phase, seen))
 
 
-def _key(call: Call, outcome: Render, active_phase: str | None) -> Hashable:
-    return (call.entrypoint.uri, _frozen(outcome.kwargs), outcome.args, outcome.defaulted, active_phase, call.skill_file)
+def _key(call: Call, outcome: Render, active_phase: str | None, seen: Sight) -> Hashable:
+    """The values a render's text depends on: a keyword or args no template prints make no new key."""
+    kwargs = {name: value for name, value in outcome.kwargs.items() if seen.sees(name)}
+    return (call.entrypoint.uri, _frozen(kwargs), outcome.args if seen.args else (), outcome.defaulted, active_phase, call.skill_file)
 
 
 def _frozen(values: Mapping[str, Any]) -> tuple:

@@ -27,7 +27,7 @@ from guide.errors import GuideError
 from guide.forms.keywords import request_budget
 from guide.forms.resolve import Ask, Fail, Outcome, Render, Request
 from guide.render import MAX_OUTPUT
-from guide.routes.finish import document_text, finish, finished
+from guide.routes.finish import document_text, finish, finished, keeps
 from guide.routes.resolve import AddressRead, Call, CommandRead, Document, Read, Resolved, resolve
 from guide.server import metrics, work
 from guide.server.channels import Channel, Channels
@@ -127,7 +127,8 @@ class Service:
                     metrics.ended("asked")
                     return rendered(outcome.reply) if isinstance(outcome.reply, str) else outcome.reply
         text = await self._finish(call, outcome, phase)
-        if fresh is not None and read.size <= KEPT_LENGTH:  # the same read, fresh, renders the same text until a file changes
+        # The same read, fresh, renders the same text until a file changes; a read bringing what no template prints is not kept.
+        if fresh is not None and read.size <= KEPT_LENGTH and keeps(call):
             call.built.remember(ANSWERED, fresh, text)
         return rendered(text)
 
