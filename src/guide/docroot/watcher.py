@@ -1,0 +1,73 @@
+"""A file-system watch of exactly the folders the scan walks, each on its own: never through a folder symlink (C2).
+
+A recursive watch walks every folder below the one it is given and follows the
+folder symlinks it meets: a few links to each other made it walk millions of
+paths, and a link to a system folder made it watch that whole tree, while the
+scan served none of it. So Guide walks the docroot by the scan's own rule
+(`layout.folders`) and watches each folder it found, without recursion. A
+folder made, removed, renamed or changed in its permissions later shows as an
+event in its parent's watch (or its own); the watch is then out of date
+(`outgrown`) and its owner makes a new one.
+
+A folder that cannot be read is not watched; `unreadable` names it. Making a
+watch walks the folder tree: slow for a large docroot, so never on the event loop.
+"""
+
+import os
+import stat
+from pathlib import Path
+
+from watchfiles import Change, DefaultFilter
+
+# The engine under `watchfiles.watch`/`awatch`, used directly so that it is made in the caller's thread:
+# `awatch` makes it on the event loop, where walking a large tree held every other answer.
+from watchfiles._rust_notify import RustNotify
+
+from guide.docroot.layout import folders
+
+POLL_MS = 300
+"""How often a polling watch (when the system refuses file-system events) looks at the files, in milliseconds."""
+_IGNORED = DefaultFilter()
+"""Editors' swap and backup files and the like: their events are not edits of the docroot."""
+
+
+class FolderWatch:
+    """A watch of the folders the scan walks under the real folder `root`; `polling` looks at files instead of asking the system."""
+
+    def __init__(self, root: Path, *, polling: bool = False) -> None:
+        self.root = root
+        walked, self.unreadable = folders(root)
+        """The folders found that cannot be read (relative to the docroot): not watched."""
+        self.folders = {os.path.join(root, *rel.split("/")) if rel else os.fspath(root) for rel in walked}
+        # Permission errors are passed over: a folder whose permissions change between the walk and here is
+        # seen by its parent's watch, which makes the watch outgrown.
+        self._notify = RustNotify(sorted(self.folders), False, polling, POLL_MS, False, True)
+
+    def changes(self, debounce_ms: int, step_ms: int, timeout_ms: int, stop=None) -> set[tuple[Change, str]] | None:
+        """The next batch of changes: empty after `timeout_ms` without one, None once `stop` is set (waits: never on the event loop).
+
+        Ctrl-C while waiting (in the main thread) raises `KeyboardInterrupt`.
+        """
+        raw = self._notify.watch(debounce_ms, step_ms, timeout_ms, stop)
+        if raw == "stop":
+            return None
+        if raw == "signal":
+            raise KeyboardInterrupt
+        if raw == "timeout":
+            return set()
+        return {(Change(change), path) for change, path in raw if _IGNORED(Change(change), path)}
+
+    def outgrown(self, changes: set[tuple[Change, str]]) -> bool:
+        """Whether `changes` made, removed or changed a folder: this watch no longer covers the folders as they are."""
+        return any(path in self.folders or _is_real_folder(path) for _, path in changes)
+
+    def close(self) -> None:
+        """Stop watching."""
+        self._notify.close()
+
+
+def _is_real_folder(path: str) -> bool:
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
