@@ -1,5 +1,6 @@
 """C5: `guide check DOCROOT [--format json]` lists every authoring error with file and line."""
 
+import io
 import json
 import shutil
 import subprocess
@@ -214,3 +215,18 @@ def test_files_left_out_on_purpose_are_notes(tmp_path, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "note: lang/leak.md: file is a symlink to a file outside the docroot; it is not served"
     assert main(["check", str(root), "--strict"]) == 1
+
+
+def test_check_watch_shows_control_characters_in_a_changed_name_instead_of_sending_them(tmp_path):
+    """Issue 25, finding 12: a file's name went to the terminal raw, so a name could set the window title or clear the screen."""
+    docroot = write_files(tmp_path, {"index.md": "i"})
+    child = _watch(docroot)
+    shown = io.StringIO()
+    child.logfile_read = shown
+    child.expect("watching")
+    (docroot / "x\x1b]0;PWNED\x07\x1b[2J.md").write_text("x", encoding="utf-8")
+    child.expect(r"changed: x\\x1b\]0;PWNED\\x07\\x1b\[2J\.md")
+    child.expect(r"ok: ")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    assert "\x1b]0;" not in shown.getvalue() and "\x07" not in shown.getvalue() and "\x1b[2J" not in shown.getvalue()
