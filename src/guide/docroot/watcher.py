@@ -11,10 +11,15 @@ event in its parent's watch (or its own); the watch is then out of date
 
 A folder that cannot be read is not watched; `unreadable` names it. Making a
 watch walks the folder tree: slow for a large docroot, so never on the event loop.
+The watch library holds the interpreter lock while it sets up its watches (about
+10 µs a folder, 0.2 ms when polling, which looks at every file), so a large
+docroot's watch is made of several engines of at most `CHUNK` folders each:
+the event loop runs between them.
 """
 
 import os
 import stat
+import time
 from pathlib import Path
 
 from watchfiles import Change, DefaultFilter
@@ -27,6 +32,8 @@ from guide.docroot.layout import folders
 
 POLL_MS = 300
 """How often a polling watch (when the system refuses file-system events) looks at the files, in milliseconds."""
+CHUNK = 200
+"""The most folders one watch engine takes: what it holds the interpreter lock for while it is made stays short."""
 _IGNORED = DefaultFilter()
 """Editors' swap and backup files and the like: their events are not edits of the docroot."""
 
@@ -41,21 +48,28 @@ class FolderWatch:
         self.folders = {os.path.join(root, *rel.split("/")) if rel else os.fspath(root) for rel in walked}
         # Permission errors are passed over: a folder whose permissions change between the walk and here is
         # seen by its parent's watch, which makes the watch outgrown.
-        self._notify = RustNotify(sorted(self.folders), False, polling, POLL_MS, False, True)
+        ordered = sorted(self.folders)
+        self._engines = [RustNotify(ordered[at:at + CHUNK], False, polling, POLL_MS, False, True) for at in range(0, len(ordered), CHUNK)]
 
     def changes(self, debounce_ms: int, step_ms: int, timeout_ms: int, stop=None) -> set[tuple[Change, str]] | None:
         """The next batch of changes: empty after `timeout_ms` without one, None once `stop` is set (waits: never on the event loop).
 
         Ctrl-C while waiting (in the main thread) raises `KeyboardInterrupt`.
         """
-        raw = self._notify.watch(debounce_ms, step_ms, timeout_ms, stop)
-        if raw == "stop":
-            return None
-        if raw == "signal":
-            raise KeyboardInterrupt
-        if raw == "timeout":
-            return set()
-        return {(Change(change), path) for change, path in raw if _IGNORED(Change(change), path)}
+        if len(self._engines) == 1:
+            return _batch(self._engines[0].watch(debounce_ms, step_ms, timeout_ms, stop))
+        if not self._engines:  # not even the docroot could be read: nothing to wait for but the time
+            time.sleep(timeout_ms / 1000)
+            return None if stop is not None and stop.is_set() else set()
+        # Several engines: each is asked in turn for what it saw in one step, until one saw something.
+        deadline = time.monotonic() + timeout_ms / 1000
+        while True:
+            for engine in self._engines:
+                raw = engine.watch(debounce_ms, step_ms, step_ms, stop)
+                if raw != "timeout":
+                    return _batch(raw)
+            if time.monotonic() >= deadline:
+                return set()
 
     def outgrown(self, changes: set[tuple[Change, str]]) -> bool:
         """Whether `changes` made, removed or changed a folder: this watch no longer covers the folders as they are."""
@@ -63,7 +77,19 @@ class FolderWatch:
 
     def close(self) -> None:
         """Stop watching."""
-        self._notify.close()
+        for engine in self._engines:
+            engine.close()
+
+
+def _batch(raw) -> set[tuple[Change, str]] | None:
+    """What one engine's answer means: changes (editors' scratch files left out), none yet, or stop."""
+    if raw == "stop":
+        return None
+    if raw == "signal":
+        raise KeyboardInterrupt
+    if raw == "timeout":
+        return set()
+    return {(Change(change), path) for change, path in raw if _IGNORED(Change(change), path)}
 
 
 def _is_real_folder(path: str) -> bool:
