@@ -15,6 +15,17 @@ def one_line(text: str) -> str:
     return text.translate(_ONE_LINE)
 
 
+_TERMINAL = {code: repr(chr(code))[1:-1] for code in (*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+             if code not in (0x09, 0x0A)}
+"""Characters a terminal acts on rather than shows (escape sequences, bells, carriage returns, C1 controls) or that reorder or
+hide text (bidirectional overrides), written as escapes. Newlines and tabs stay: a message's lines are meant."""
+
+
+def for_terminal(text: str) -> str:
+    """Text as written to a terminal: every control character shown as an escape (`\\x1b`), so none is acted on; newlines and tabs kept."""
+    return text.translate(_TERMINAL)
+
+
 def clip(text: str, length: int = CLIP_LENGTH) -> str:
     """Text as a message quotes it: its first `length` characters ("..." marks a cut) on one line."""
     return one_line(text if len(text) <= length else text[:length] + "...")

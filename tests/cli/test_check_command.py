@@ -1,5 +1,6 @@
 """C5: `guide check DOCROOT [--format json]` lists every authoring error with file and line."""
 
+import io
 import json
 import shutil
 import subprocess
@@ -215,3 +216,37 @@ def test_files_left_out_on_purpose_are_notes(tmp_path, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "note: lang/leak.md: file is a symlink to a file outside the docroot; it is not served"
     assert main(["check", str(root), "--strict"]) == 1
+
+
+def test_check_watch_shows_control_characters_in_a_changed_name_instead_of_sending_them(tmp_path):
+    """Issue 25, finding 12: a file's name went to the terminal raw, so a name could set the window title or clear the screen."""
+    docroot = write_files(tmp_path, {"index.md": "i"})
+    child = _watch(docroot)
+    shown = io.StringIO()
+    child.logfile_read = shown
+    child.expect("watching")
+    (docroot / "x\x1b]0;PWNED\x07\x1b[2J.md").write_text("x", encoding="utf-8")
+    child.expect(r"changed: x\\x1b\]0;PWNED\\x07\\x1b\[2J\.md")
+    child.expect(r"ok: ")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    assert "\x1b]0;" not in shown.getvalue() and "\x07" not in shown.getvalue() and "\x1b[2J" not in shown.getvalue()
+
+
+def test_check_watch_does_not_walk_folder_links(tmp_path):
+    """Issue 25, finding 3: the watch followed folder links the check never reads; a diamond of 18 folders linking twice to the next
+    (2**18 paths) kept it from ever saying it was watching. Now it watches the folders the check walks, and sees edits in them."""
+    docroot = write_files(tmp_path, {"index.md": "i"})
+    for level in range(18):
+        (docroot / f"d{level}").mkdir()
+    for level in range(17):
+        for link in ("left", "right"):
+            (docroot / f"d{level}/{link}").symlink_to(docroot / f"d{level + 1}", target_is_directory=True)
+    child = _watch(docroot)
+    child.expect(r"ok, 34 notes: ")
+    child.expect("watching")
+    write_files(docroot, {"d17/page.md": "p"})
+    child.expect("changed: d17/page.md")
+    child.expect(r"ok, 34 notes: commands=0 skills=0 partials=0 documents=2 ")
+    child.sendintr()
+    child.expect(pexpect.EOF)

@@ -1,5 +1,6 @@
 """`guide try`: a real MCP client in a real pseudo-terminal, and with an answers file."""
 
+import io
 import json
 import os
 import subprocess
@@ -218,3 +219,49 @@ def test_without_a_terminal_the_form_prompts_fail_clearly():
     done = _run("try", "guide://_review")
     assert done.returncode == 1
     assert "pass --answers FILE.json" in done.stderr
+
+
+HOSTILE = r'''---
+description: Escapes.
+elicitation:
+  sneaky:
+    message: "Pick one.\e]0;PWNED-TITLE\a\e[2J\nSecond line"
+    schema:
+      type: object
+      properties:
+        choice:
+          type: string
+          title: "Choice\e[8mHIDDEN"
+          description: "Copy\e]52;c;cm0gLXJmIH4=\a done"
+          oneOf:
+            - {const: a, title: "Alpha\e[5m"}
+            - {const: b, title: Beta}
+      required: [choice]
+---
+PICKED {{kwargs.choice}}
+'''
+SENT = ("\x1b]0;", "\x1b[2J", "\x1b[8m", "\x1b]52;", "\x1b[5m", "\x07")
+"""What the docroot holds and a terminal would act on: window title, clear screen, hidden text, clipboard write, blinking, bell."""
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_control_characters_of_a_form_are_shown_not_sent_to_the_terminal(tmp_path, protocol):
+    """Issue 25, finding 12: the form's texts reached the terminal with their escape sequences intact."""
+    (tmp_path / "_commands").mkdir()
+    (tmp_path / "_commands" / "sneaky.md").write_text(HOSTILE + "TAIL\x1b]0;BODY\x07\n", encoding="utf-8")
+    child = _spawn("guide://_sneaky", protocol, docroot=tmp_path)
+    shown = io.StringIO()
+    child.logfile_read = shown
+    child.expect(r"Accept, decline or cancel this form\?")
+    child.sendline("a")
+    child.expect(r"> \(number\)")
+    child.sendline("1")
+    child.expect(pexpect.EOF)
+    child.close()
+    text = shown.getvalue()
+    assert not [sequence for sequence in SENT if sequence in text], text
+    for visible in (r"Pick one.\x1b]0;PWNED-TITLE\x07\x1b[2J", r"Choice\x1b[8mHIDDEN", r"Copy\x1b]52;c;cm0gLXJmIH4=\x07 done",
+                    r"Alpha\x1b[5m", r"TAIL\x1b]0;BODY\x07"):
+        assert visible in text, text
+    assert "Second line" in text  # a message's own line breaks stay
+    assert "PICKED a" in text and child.exitstatus == 0

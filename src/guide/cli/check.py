@@ -9,6 +9,7 @@ from guide.cli.checkwatch import watch
 from guide.docroot.folder import Docroot
 from guide.docroot.lint import Report
 from guide.docroot.store.reports import checked
+from guide.text import for_terminal
 
 
 def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
@@ -34,7 +35,7 @@ def run(options: argparse.Namespace) -> int:
     if options.format == "json":
         print(json.dumps(report.as_json(), indent=2))
     else:
-        print(_text(report))
+        print(for_terminal(_text(report)))
     return 1 if report.problems or (options.strict and report.notes) else 0
 
 

@@ -14,12 +14,13 @@ from collections.abc import Callable
 from contextlib import redirect_stdout
 from pathlib import Path
 
-from watchfiles import watch as watch_files
+from guide.docroot.watcher import FolderWatch
+from guide.text import for_terminal
 
 INTERRUPTED = 130
 """The exit status of a program stopped by Ctrl-C (128 + SIGINT)."""
 IDLE_MS = 300
-"""How long the watcher waits before it yields an empty batch (the first one says it is set up)."""
+"""How long the watcher waits for a change before it looks again (and Ctrl-C is seen)."""
 SHOWN_CHANGES = 3
 """At most this many changed paths are named before "and N more"."""
 
@@ -30,24 +31,27 @@ def watch(options: argparse.Namespace, check_once: Callable[[argparse.Namespace]
     root = Path(options.docroot)
     if not root.is_dir():
         return check_once(once)  # says it is not a folder
-    # The first batch comes once the watcher is set up (empty, after IDLE_MS, or
-    # what changed meanwhile): a change made while the first check runs is then
-    # reported, never lost.
-    batches = watch_files(root, debounce=200, step=50, yield_on_timeout=True, rust_timeout=IDLE_MS)
+    # The watch is set up before the first check: a change made while it runs is
+    # then reported, never lost. It is made again whenever a folder comes or goes.
+    watcher = FolderWatch(root.resolve())
     try:
-        next(batches)
         _report(once, check_once)
-        print(f"guide check: watching {root}; Ctrl-C stops", file=sys.stderr, flush=True)
-        for changes in batches:
+        print(f"guide check: watching {for_terminal(str(root))}; Ctrl-C stops", file=sys.stderr, flush=True)
+        while True:
+            changes = watcher.changes(200, 50, IDLE_MS)
+            if changes and watcher.outgrown(changes):
+                watcher.close()
+                watcher = FolderWatch(root.resolve())
             if changes:
                 _changed(root, changes, once, check_once)
     except KeyboardInterrupt:
         return INTERRUPTED
-    return 0
+    finally:
+        watcher.close()
 
 
 def _changed(root: Path, changes: set, options: argparse.Namespace, check_once: Callable[[argparse.Namespace], int]) -> None:
-    print(f"guide check: changed: {_named(root, sorted(path for _, path in changes))}", file=sys.stderr, flush=True)
+    print(f"guide check: changed: {for_terminal(_named(root, sorted(path for _, path in changes)))}", file=sys.stderr, flush=True)
     _report(options, check_once)
 
 

@@ -13,6 +13,7 @@ from guide.errors import GuideError
 from guide.forms.resolve import Answer, Ask, Fail, Outcome, Progress, Request, step
 from guide.routes.finish import document_text, finish
 from guide.routes.resolve import AddressRead, Call, Document, resolve
+from guide.text import for_terminal
 
 
 def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
@@ -52,11 +53,12 @@ def run(options: argparse.Namespace) -> int:
         print(json.dumps(result.as_json(), indent=2, ensure_ascii=False))
     else:
         for report in result.forms:
-            print(report.line(), file=sys.stderr)
+            print(for_terminal(report.line()), file=sys.stderr)
         if result.error is not None:
-            print(f"guide render: {result.error}", file=sys.stderr)
+            print(f"guide render: {for_terminal(result.error)}", file=sys.stderr)
         else:
-            sys.stdout.write(result.text or "")
+            text = result.text or ""
+            sys.stdout.write(for_terminal(text) if sys.stdout.isatty() else text)  # piped, exactly as rendered
     return 1 if result.error is not None else 0
 
 

@@ -8,13 +8,13 @@ import sys
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
+from rich.markup import escape as escape_markup
 
 from guide.cli.inputs import Reply
 from guide.errors import GuideError
 from guide.forms.fields import Field, choice_options, declare_field
 from guide.forms.values import Invalid, accepted, normalise_answer, normalise_text, problems
-from guide.text import show
+from guide.text import for_terminal, show
 
 ACTIONS = {"a": "accept", "accept": "accept", "d": "decline", "decline": "decline", "c": "cancel", "cancel": "cancel"}
 
@@ -47,7 +47,7 @@ class TerminalForm:
 
     def _input(self, prompt: str) -> str:
         try:
-            return self.console.input(prompt, markup=False, emoji=False)
+            return self.console.input(for_terminal(prompt), markup=False, emoji=False)
         except EOFError:
             if sys.stdin.isatty():
                 self.console.print()
@@ -110,6 +110,11 @@ class TerminalForm:
         if found:
             raise _Refused(found[0])
         return value
+
+
+def escape(text: str) -> str:
+    """Docroot text as the form shows it: neither Rich markup nor a terminal's control sequences act on it."""
+    return escape_markup(for_terminal(text))
 
 
 class _Cancelled(Exception):

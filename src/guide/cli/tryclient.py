@@ -28,6 +28,7 @@ from guide.docroot.folder import Docroot
 from guide.errors import GuideError
 from guide.protocol import FORM_META
 from guide.routes.resolve import AddressRead, Call, resolve
+from guide.text import for_terminal
 
 INTERRUPTED = 130
 """The exit status of a program stopped by Ctrl-C (128 + SIGINT)."""
@@ -57,7 +58,8 @@ def run_try(options: argparse.Namespace) -> int:
         return _end(desk, console, f"guide try: {error.error.message}", 1)
     except GuideError as error:
         return _end(desk, console, f"guide try: {error}", 1)
-    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    text = text if text.endswith("\n") else text + "\n"
+    sys.stdout.write(for_terminal(text) if sys.stdout.isatty() else text)  # piped, the rendered text stays exactly as rendered
     return 0
 
 
@@ -164,4 +166,4 @@ def _file_answerer(options: argparse.Namespace, uri: str) -> FileAnswers:
 
 
 def _say(console: Console, line: str) -> None:
-    console.print(line, markup=False, emoji=False, highlight=False, soft_wrap=True, style="red")
+    console.print(for_terminal(line), markup=False, emoji=False, highlight=False, soft_wrap=True, style="red")

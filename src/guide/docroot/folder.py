@@ -4,6 +4,12 @@ The docroot is the real folder at the real path the server was started with.
 When no real folder is there (it was moved away, deleted, or replaced by a
 symlink, which is never followed), there is no docroot: every build fails with
 `DocrootGone` until a folder is back at that path, and is then made from it.
+
+A docroot named through a symlink at start (`current` -> `releases/b`, the
+usual deployment) is the folder that path names now: when the link is switched
+to another release, the docroot becomes the new release's real folder, with a
+snapshot of its own. Only the path given is followed so: folder symlinks
+inside the docroot are never followed (`guide.docroot.layout`).
 """
 
 import logging
@@ -50,7 +56,11 @@ class Docroot:
     """
 
     def __init__(self, root: Path, project: Path | None = None, *, max_file_size: int = MAX_FILE_SIZE, store: Store | None = None):
-        self.root = Path(root).resolve()
+        self.path = Path(os.path.abspath(root))
+        """The docroot's path as given (made absolute): when it names the folder through a link, the link is followed each time."""
+        self.root = self.path.resolve()
+        """The real folder served now (another after a release link is switched)."""
+        self.linked = self.root != self.path
         self.project = Path(project or os.getcwd()).resolve()
         self.max_file_size = max_file_size
         self.store = store if store is not None else Store.configured()
@@ -88,7 +98,8 @@ class Docroot:
                 folder = self._present()
                 with self._lock:
                     edited, self._edited, generation = self._edited, set(), self._generation
-                built = Built(self._refresh(edited), limit=self.max_file_size, parses=self.parses, previous=self._last)
+                    root, parses, last = self.root, self.parses, self._last
+                built = Built(self._refresh(root, edited, last), limit=self.max_file_size, parses=parses, previous=last)
                 if self._present() != folder:  # another folder took the path while it was scanned: scan again
                     continue
                 with self._lock:
@@ -107,13 +118,19 @@ class Docroot:
         another took its place), the current snapshot is forgotten and one line
         logged. Looked at by every build, by the watcher and by the health probe.
         """
-        found = folder_identity(self.root)
+        real = Path(os.path.realpath(self.path)) if self.linked else self.root
+        found = folder_identity(real)
         with self._lock:
             before, self._folder = self._folder, found
-        if found != before:
+            moved = found is not None and real != self.root
+            if moved:  # a release link switched: nothing of the old release's snapshot is carried over
+                self.root, self.parses, self._last = real, StoredParses(self.store, real), None
+        if found != before or moved:
             self.invalidate()
             if found is None:
-                log.warning("the docroot folder %s is gone; reads fail until a folder is back in its place", self.root)
+                log.warning("the docroot folder %s is gone; reads fail until a folder is back in its place", self.path if self.linked else self.root)
+            elif moved:
+                log.warning("serving %s, the folder %s names now", self.root, self.path)
             else:
                 log.warning("serving the docroot folder %s %s", self.root, "again" if before is None else "that took the old one's place")
         return found
@@ -163,25 +180,26 @@ class Docroot:
             self._phase = (built.config, phase)
         return phase
 
-    def _refresh(self, edited: set[str] | None) -> Snapshot:
-        """Look again only at the edited files when nothing else changed; otherwise scan the folder."""
-        previous = self._last.snapshot if self._last is not None else None
+    def _refresh(self, root: Path, edited: set[str] | None, last: Built | None) -> Snapshot:
+        """Look again only at the edited files when nothing else changed; otherwise scan the folder `root`."""
+        previous = last.snapshot if last is not None else None
         if previous is not None and edited is not None and edited <= previous.sources.keys():
-            if all((self.root / rel).is_file() for rel in edited):
-                sources = {**previous.sources, **{rel: self._source(rel) for rel in edited}}
-                return Snapshot(self.root, previous.config, previous.layout, sources, previous.config_problems)
-        config, config_problems = read_config(self.root, self.max_file_size)
-        layout = scan(self.root, self.max_file_size)
+            if all((root / rel).is_file() for rel in edited):
+                sources = {**previous.sources, **{rel: _source(root, rel) for rel in edited}}
+                return Snapshot(root, previous.config, previous.layout, sources, previous.config_problems)
+        config, config_problems = read_config(root, self.max_file_size)
+        layout = scan(root, self.max_file_size)
         sources = {rel: Source(rel, layout.stamps.get(rel), layout.identities.get(rel)) for rel in layout.with_frontmatter()}
-        return Snapshot(self.root, config, layout, sources, tuple(config_problems))
+        return Snapshot(root, config, layout, sources, tuple(config_problems))
 
-    def _source(self, rel: str) -> Source:
-        """A template file looked at again after an edit in place (gone since: a source without a stamp)."""
-        try:
-            status = os.stat(self.root / rel)
-        except OSError:
-            return Source(rel, None)  # the watcher reports it, and the next snapshot drops it
-        return Source(rel, files.stamp(status))
+
+def _source(root: Path, rel: str) -> Source:
+    """A template file looked at again after an edit in place (gone since: a source without a stamp)."""
+    try:
+        status = os.stat(root / rel)
+    except OSError:
+        return Source(rel, None)  # the watcher reports it, and the next snapshot drops it
+    return Source(rel, files.stamp(status))
 
 
 def folder_identity(root: Path) -> files.Identity | None:

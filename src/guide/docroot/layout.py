@@ -97,7 +97,8 @@ def _scan_folder(layout: Layout, docroot: Path, folder: str, parts: tuple[str, .
     try:
         with os.scandir(folder) as listing:
             entries = sorted(listing, key=lambda entry: entry.name)
-    except OSError:
+    except OSError as error:
+        layout.notes.append(Problem(path=files.shown("/".join(parts)) or ".", message=unreadable_folder(error)))
         return
     subfolders, names = [], []
     for entry in entries:
@@ -108,6 +109,47 @@ def _scan_folder(layout: Layout, docroot: Path, folder: str, parts: tuple[str, .
             _place(layout, parts, entry.name, lambda rel, entry=entry: _admits(layout, docroot, rel, entry, limit))
     for entry in kept:
         _scan_folder(layout, docroot, entry.path, parts + (entry.name,), limit)
+
+
+def unreadable_folder(error: OSError) -> str:
+    """What the scan and the watch say of a folder they cannot list."""
+    return f"the folder cannot be read ({os.strerror(error.errno or 0).lower()}); its files are not served and its edits not seen"
+
+
+def folders(docroot: Path) -> tuple[list[str], list[str]]:
+    """The folders the scan walks, relative to the docroot ("" for itself), and the ones among them it cannot read.
+
+    The same rule as the scan's: no folder symlink is followed, and folders the
+    scan leaves out (hidden ones, `_`-folders other than Guide's own, names that
+    are not UTF-8) are not entered either.
+    """
+    walked, unreadable, pending = [], [], [()]
+    while pending:
+        parts = pending.pop()
+        try:
+            with os.scandir(os.path.join(docroot, *parts)) as listing:
+                entries = list(listing)
+        except OSError:
+            unreadable.append("/".join(parts))
+            continue
+        walked.append("/".join(parts))
+        pending.extend(parts + (entry.name,) for entry in entries if _real_folder(entry) and _keeps_folder(parts, entry.name) and _utf8(entry.name))
+    return sorted(walked), sorted(unreadable)
+
+
+def _real_folder(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+def _utf8(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _is_folder(entry: os.DirEntry) -> bool:

@@ -1,0 +1,105 @@
+"""A `guide serve --transport http` process for the tests of the watch: under an address-space ceiling, as another user if asked.
+
+In-process servers share the test's interpreter, so a watch that holds the
+interpreter lock or grows without bound would stall or sink the test itself;
+in its own process under `RLIMIT_AS`, a regression fails the test instead of
+taking the machine down.
+"""
+
+import os
+import resource
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+ADDRESS_SPACE = 2 * 1024**3
+"""The server's address-space ceiling: an idle server reserves about 0.3 GiB, a watch walking a linked system tree grew past 1 GiB."""
+START_TIMEOUT = 60.0
+NOBODY = 65534
+"""The user and group an unprivileged server runs as (when the tests run as root, who can read any folder)."""
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def open_folder() -> Iterator[Path]:
+    """A fresh folder every user may enter (a test's own tmp_path is private to its owner), removed afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix="guide-watch-"))
+    folder.chmod(0o755)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _ceiling() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+
+
+def unprivileged() -> list[str]:
+    """The command prefix that runs a program as nobody when the tests run as root (`setpriv`), else nothing.
+
+    Root reads any folder, so a folder's permissions would stop nothing: a test
+    of an unreadable folder runs its program as another user instead.
+    """
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: no way to run the server as a user a folder's permissions stop")
+    return ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+
+
+@contextmanager
+def served(docroot: Path, project: Path, log: Path, *, as_nobody: bool = False) -> Iterator[tuple[str, subprocess.Popen]]:
+    """`guide serve` over HTTP on a free port: its /mcp URL and process; its log (standard error) goes to `log`."""
+    port = free_port()
+    args = ["-m", "guide", "serve", "--docroot", str(docroot), "--project", str(project),
+            "--transport", "http", "--host", "127.0.0.1", "--port", str(port)]
+    env = {**{k: v for k, v in os.environ.items() if k != "GUIDE_STATE_KEYS"}, "GUIDE_NO_CACHE": "1", "FASTMCP_LOG_LEVEL": "CRITICAL"}
+    with open(log, "wb") as errors:
+        command = [*(unprivileged() if as_nobody else []), sys.executable, *args]
+        process = subprocess.Popen(command, env=env, cwd=project, stdout=subprocess.DEVNULL, stderr=errors, preexec_fn=_ceiling)
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"guide serve exited with status {process.returncode}: {log.read_text(errors='replace')[-2000:]}")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"guide serve did not accept connections within {START_TIMEOUT} s") from None
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/mcp", process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+def inotify_watches(pid: int) -> int:
+    """How many file-system watches the process holds (Linux: one `inotify wd:` line per watch in its descriptors' info)."""
+    count = 0
+    for fd in os.listdir(f"/proc/{pid}/fdinfo"):
+        try:
+            count += sum(line.startswith("inotify wd:") for line in Path(f"/proc/{pid}/fdinfo/{fd}").read_text().splitlines())
+        except OSError:
+            continue
+    return count
