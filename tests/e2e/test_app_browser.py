@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 from fastmcp import Client
 from mcp.client import advertise
+from test_clients_doc import rows as clients_doc_rows
 
 from guide.server.app import create_server
 from guide.server.channels.app import OPEN_TOOL, PAGE_URI
@@ -200,6 +201,7 @@ async def test_c7_12_branch_flow_in_chromium_renders_and_tells_the_conversation(
     assert (await app.locator("#rendered").inner_text()).strip() == "REVIEW mode=branch reference=feat/x extra="
     await host.shot("rendered")
     await until(lambda: _said(host, "REVIEW mode=branch reference=feat/x extra="), "the rendered text in the conversation")
+    assert clients_doc_rows()["apps-host"] == ("App form", "yes"), "docs/clients.md's apps-host row says what this test saw"
 
 
 async def _said(host: Host, text: str) -> bool:

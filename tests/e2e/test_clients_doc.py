@@ -19,6 +19,7 @@ from fastmcp import Client
 from inspector_support import inspect
 from inspector_support import missing as inspector_missing
 from mcp import ClientSession, MCPError, StdioServerParameters
+from mcp.client import advertise
 from mcp.client.stdio import stdio_client
 from mcp_types import ElicitRequest, ElicitResult, InputRequiredResult
 from node_support import missing as node_missing
@@ -29,7 +30,7 @@ from guide.examples import DOCROOT
 DOC = Path(__file__).resolve().parents[2] / "docs" / "clients.md"
 ANSWERS = {"mode": "branch", "reference": "feature/search", "depth": "quick"}
 REACHED = "Compare `feature/search` with the main branch"
-NATIVE, AGENT = "native form", "agent questions"
+NATIVE, AGENT, APP = "native form", "agent questions", "App form"
 NODE_V1, NODE_V2 = (Path(__file__).resolve().parent / name for name in ("node", "node-v2"))
 
 
@@ -70,6 +71,26 @@ async def fastmcp_probe(mode: str, tmp_path: Path, with_handler: bool) -> tuple[
             return AGENT, REACHED in (await client.read_resource(filled(error.error.data["retry"])))[0].text
     assert elicitor.keys, "rendered without asking"
     return NATIVE, REACHED in text
+
+
+async def apps_probe(mode: str, tmp_path: Path) -> tuple[str, bool]:
+    """A client that declares only MCP Apps, calling Guide's App tools as a host does for the model and for the page."""
+    from guide.server.app import create_server
+    from guide.server.channels.app import OPEN_TOOL, SUBMIT_TOOL
+
+    server = create_server(DOCROOT, project=tmp_path, watch=False)
+    apps = advertise("io.modelcontextprotocol/ui", {"mimeTypes": ["text/html;profile=mcp-app"]})
+    async with Client(server, mode=mode, extensions=[apps]) as client:
+        told = (await client.read_resource("guide://_review"))[0].text
+        assert f"Call the tool `{OPEN_TOOL}`" in told, told
+        shown = (await client.call_tool(OPEN_TOOL, {"uri": "guide://_review"})).structured_content
+        for _ in range(5):
+            answers = {form["id"]: {"action": "accept", "content": {name: ANSWERS[name] for name in form["schema"]["properties"]}}
+                       for form in shown["forms"]}
+            shown = (await client.call_tool(SUBMIT_TOOL, {"uri": shown["uri"], "state": shown["state"], "answers": answers})).structured_content
+            if "text" in shown:
+                return APP, REACHED in shown["text"]
+    raise AssertionError("the App form asked more than five rounds")
 
 
 async def sdk_probe(mode: str, tmp_path: Path, with_callback: bool) -> tuple[str, bool]:
@@ -128,10 +149,12 @@ def skip_unless_installed(reason: str | None) -> None:
         pytest.skip(reason)
 
 
-@pytest.mark.parametrize("client", ["fastmcp", "nothing", "sdk-callback", "sdk-no-callback", "typescript-v1", "typescript-v2", "inspector-cli"])
+@pytest.mark.parametrize("client", ["fastmcp", "fastmcp-apps", "nothing", "sdk-callback", "sdk-no-callback", "typescript-v1", "typescript-v2", "inspector-cli"])
 async def test_each_clients_row_is_what_the_client_got(client, mode, tmp_path):
     if client == "fastmcp":
         observed = await fastmcp_probe(mode, tmp_path, with_handler=True)
+    elif client == "fastmcp-apps":
+        observed = await apps_probe(mode, tmp_path)
     elif client == "nothing":
         observed = await fastmcp_probe(mode, tmp_path, with_handler=False)
     elif client.startswith("sdk-"):
@@ -149,6 +172,7 @@ async def test_each_clients_row_is_what_the_client_got(client, mode, tmp_path):
     assert observed == (channel, reached == "yes"), f"docs/clients.md says {client} got {channel!r} (reached: {reached}); the test saw {observed}"
 
 
-def test_every_row_but_the_apps_host_is_driven_by_a_test():
+def test_every_row_is_driven_by_a_test():
+    # The `apps-host` row (Guide's page in Chromium, in the ext-apps host) is checked by tests/e2e/test_app_browser.py.
     driven = set(test_each_clients_row_is_what_the_client_got.pytestmark[0].args[1])
     assert set(rows()) == driven | {"apps-host"}
