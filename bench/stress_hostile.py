@@ -174,7 +174,7 @@ def limit_address_space(ceiling_mb: int) -> None:
 def compare(healthy: dict, hostile: dict, target: float) -> dict:
     """The hostile run against the healthy one: failed reads of the healthy files and RSS ratios (peak, after the storm)."""
     ratios = {key: round(hostile["rss_mb"][key] / healthy["rss_mb"][key], 3) for key in ("peak", "after_storm")}
-    side = hostile.get("flag_bomb", {})
+    side = hostile.get("hostile", {}).get("flag_bomb", {})
     side_ratio = round(side.get("peak_rss_mb", 0.0) / healthy["rss_mb"]["before_storm"], 3) if side else None
     failed = hostile["failed_reads"] + side.get("failed_reads", 0)
     return {
