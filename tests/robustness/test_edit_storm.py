@@ -235,9 +235,8 @@ async def test_listings_at_work_while_edits_replace_the_build_never_fail(tmp_pat
     Nothing may fail. The window of the race itself is a few microseconds (a
     build taking over the previous one's work exactly while a listing adds to
     it): this storm and three heavier variants did not hit it in 11 runs before
-    the fix, while the deterministic
-    tests in tests/docroot/test_build_race.py do every time; the storm guards
-    the whole path, clients included.
+    the fix, while the deterministic tests in tests/docroot/test_build_race.py
+    do every time; the storm guards the whole path, clients included.
     """
     files = {f"_commands/c{index:03}.md": _command(index, 0) for index in range(COMMANDS)}
     root = write_files(tmp_path / "docroot", files)
