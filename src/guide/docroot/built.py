@@ -15,11 +15,14 @@ for what is cached and for how long:
   whole listings, and bounded memos (renders, resolved reads) that callers above
   name (`memo`, `remember`).
 - **Threads.** Worker threads build at once. A value is computed outside any lock
-  and published under a lock: the values and memos of a build under its `_lock`,
-  the per-file work as whole records replaced under the lock of `Works`
-  (`guide.docroot.filework`), which a build shares with the builds made from it.
-  Two threads may compute the same value (the same result), but none waits for
-  another's parse, and nothing is gone through while another thread may add to it.
+  and published under one: a build's values under its `_lock`, a memo's entries
+  under the lock that guards the memo, the per-file work as whole records
+  replaced under the lock of `Works` (`guide.docroot.filework`), which a build
+  shares with the builds made from it. The one exception, the partial graph's
+  tables (`guide.docroot.partials`), only gain entries, by one assignment each of
+  what any thread would compute alike, and are never gone through. Two threads
+  may compute the same value (the same result), but none waits for another's
+  parse, and nothing is gone through while another thread may add to it.
 - **The fast path.** `peek` and `recall` answer only from what is built and never
   build: the server uses them on the event loop, and does anything else in a worker.
 """
