@@ -32,7 +32,7 @@ import shutil
 import sys
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 
 from fastmcp import Client
@@ -95,16 +95,14 @@ class Attacker:
 
     async def run(self, reads: list[tuple[str, str]], stop: asyncio.Event) -> None:
         """Read each (server url, uri) in turn until `stop`."""
-        clients = {url: Client(url, mode="2026-07-28", timeout=HOSTILE_READ_TIMEOUT) for url, _ in reads}
-        for client in clients.values():
-            await client.__aenter__()
         try:
-            while not stop.is_set():
-                for url, uri in reads:
-                    await self._read(clients[url], uri)
-        finally:
-            for client in clients.values():
-                await client.__aexit__(None, None, None)
+            async with AsyncExitStack() as stack:
+                clients = {url: await stack.enter_async_context(Client(url, mode="2026-07-28", timeout=HOSTILE_READ_TIMEOUT)) for url, _ in reads}
+                while not stop.is_set():
+                    for url, uri in reads:
+                        await self._read(clients[url], uri)
+        except Exception as error:  # a server too frozen to connect to is a figure too
+            self.outcomes[f"attacker stopped: {str(error)[:120]}"] += 1
 
     async def _read(self, client: Client, uri: str) -> None:
         try:
@@ -145,8 +143,8 @@ async def with_attacker(measured: Awaitable[dict], url: str, workdir: Path, note
             result = await measured
         finally:
             stop.set()
-            await asyncio.gather(side_reader, attacking, return_exceptions=True)
-        side = {"reads": dict(tally), "failed_reads": tally["failed"] + tally["wrong"], "failures": failures[:5], "peak_rss_mb": round(await peak, 1)}
+            await asyncio.gather(side_reader, attacking, peak, return_exceptions=True)
+        side = {"reads": dict(tally), "failed_reads": tally["failed"] + tally["wrong"], "failures": failures[:5], "peak_rss_mb": round(peak.result(), 1)}
         result["hostile"] = {"notes": notes, "attacker": dict(attacker.outcomes), "attacker_examples": attacker.examples, "flag_bomb": side}
         return result
 
