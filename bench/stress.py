@@ -49,7 +49,7 @@ from bench.common import EXAMPLE_DOCROOT, log, quiet
 from bench.loop_lag import probed_lags, serve
 from bench.procs import free_port, running
 from bench.soak import rss_mb, wait_ready
-from bench.stress_hostile import CEILING_MB, compare, limit_address_space, print_comparison, restore, with_attacker, write_hostile
+from bench.stress_hostile import CEILING_MB, compare, limit_address_space, print_comparison, restore, store_env, with_attacker, write_hostile
 
 RSS_TARGET = 1.2
 HOSTILE_BOUND = 600.0
@@ -211,7 +211,7 @@ async def run(load: Load, workdir: Path, *, hostile: bool = False, ceiling_mb: i
     port, lag_file = free_port(), workdir / "lags.jsonl"
     url = f"http://127.0.0.1:{port}/mcp"
     try:
-        with running(serve_command(root, workdir, port, lag_file, ceiling_mb), workdir / "server.log") as server:
+        with running(serve_command(root, workdir, port, lag_file, ceiling_mb), workdir / "server.log", store_env(workdir) if ceiling_mb else None) as server:
             await asyncio.wait_for(wait_ready(url, server), READY_BOUND)  # a server frozen by its docroot may take connections and never answer
             log(f"stress: the server answers{' (hostile docroot)' if hostile else ''}")
             measured = _Run(load, url, port, server, lag_file).measure(root, workdir / "server.log")

@@ -20,7 +20,8 @@ One more client, the attacker, reads every hostile command back to back (each
 read bounded by `HOSTILE_READ_TIMEOUT`); its refusals are expected, its reads
 that fail unexpectedly or time out are counted. Every server runs under an
 address-space ceiling (`CEILING_MB`), so a regression fails instead of taking
-the machine down. The figures: failed reads of the healthy files (target 0) and
+the machine down, and keeps its parse store in the run's temporary folder (on
+code without finding 2's fix, the alias bomb's parse alone is hundreds of MB). The figures: failed reads of the healthy files (target 0) and
 the servers' RSS against the healthy run's (target: within 1.2x).
 """
 
@@ -124,7 +125,8 @@ async def flag_bomb_server(workdir: Path, serve_command: Callable[[Path, Path, i
     write_flag_bomb(root)
     port = free_port()
     url = f"http://127.0.0.1:{port}/mcp"
-    with running(serve_command(root, workdir, port, workdir / "flag-bomb-lags.jsonl"), workdir / "flag-bomb.log") as server:
+    command = serve_command(root, workdir, port, workdir / "flag-bomb-lags.jsonl")
+    with running(command, workdir / "flag-bomb.log", store_env(workdir / "flag-bomb-store")) as server:
         await wait_ready(url, server)
         yield url, server.pid
 
@@ -159,6 +161,11 @@ async def peak_rss(pid: int, stop: asyncio.Event) -> float:
             break
         await asyncio.sleep(0.25)
     return peak
+
+
+def store_env(folder: Path) -> dict[str, str]:
+    """The environment that keeps a server's parse store in `folder` (removed with the run): a hostile docroot's store stays out of the user's."""
+    return {"GUIDE_CACHE_DIR": str(folder / "store")}
 
 
 def limit_address_space(ceiling_mb: int) -> None:
