@@ -2,6 +2,7 @@
 
     python -m bench.stress            # the recorded run (BENCHMARKS.md)
     python -m bench.stress --smoke    # a tiny version of the same run
+    python -m bench.stress --hostile  # the run twice: healthy, then with issue 25's hostile files (bench.stress_hostile)
 
 One `guide serve --transport http` server on 127.0.0.1 (started as `guide serve`
 starts it, plus a timer probe on its event loop) serves a copy of the bundled
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import shutil
 import socket
@@ -47,8 +49,14 @@ from bench.common import EXAMPLE_DOCROOT, log, quiet
 from bench.loop_lag import probed_lags, serve
 from bench.procs import free_port, running
 from bench.soak import rss_mb, wait_ready
+from bench.stress_hostile import CEILING_MB, compare, limit_address_space, print_comparison, restore, store_env, with_attacker, write_hostile
 
 RSS_TARGET = 1.2
+HOSTILE_BOUND = 600.0
+"""Seconds each run of `--hostile` may take (a hostile docroot that freezes the server must not keep the run going)."""
+HOSTILE_BOUND_SMOKE = 240.0
+READY_BOUND = 120.0
+"""Seconds a started server has to answer its first read."""
 READS = (("guide://lang/python", "Python"), ("guide://_review?mode=uncommitted&depth=quick", "uncommitted"), ("guide://_help", "Guide"))
 
 
@@ -196,15 +204,28 @@ async def connect_all(url: str, port: int, load: Load, told: Counter, done: asyn
     return listening, stalled, waiting
 
 
-async def run(load: Load, workdir: Path) -> dict:
-    """Put the whole load on one server and return the figures."""
+def serve_command(root: Path, project: Path, port: int, lag_file: Path, ceiling_mb: int = 0) -> list[str]:
+    """The probed server over `root` on 127.0.0.1:`port` (with an address-space ceiling in MiB unless 0)."""
+    return [sys.executable, "-m", "bench.stress", "--serve", str(root), str(project), str(port), str(lag_file), str(ceiling_mb)]
+
+
+async def run(load: Load, workdir: Path, *, hostile: bool = False, ceiling_mb: int = 0) -> dict:
+    """Put the whole load on one server and return the figures; `hostile`: with issue 25's hostile files present (and a second server)."""
     root = workdir / "docroot"
     shutil.copytree(EXAMPLE_DOCROOT, root)
+    notes = write_hostile(root) if hostile else []
     port, lag_file = free_port(), workdir / "lags.jsonl"
     url = f"http://127.0.0.1:{port}/mcp"
-    with running([sys.executable, "-m", "bench.stress", "--serve", str(root), str(workdir), str(port), str(lag_file)], workdir / "server.log") as server:
-        await wait_ready(url, server)
-        return await _Run(load, url, port, server, lag_file).measure(root, workdir / "server.log")
+    try:
+        with running(serve_command(root, workdir, port, lag_file, ceiling_mb), workdir / "server.log", store_env(workdir) if ceiling_mb else None) as server:
+            await asyncio.wait_for(wait_ready(url, server), READY_BOUND)  # a server frozen by its docroot may take connections and never answer
+            log(f"stress: the server answers{' (hostile docroot)' if hostile else ''}")
+            measured = _Run(load, url, port, server, lag_file).measure(root, workdir / "server.log")
+            if not hostile:
+                return await measured
+            return await with_attacker(measured, url, workdir, notes, functools.partial(serve_command, ceiling_mb=ceiling_mb), reader)
+    finally:
+        restore(root)
 
 
 class _Run:
@@ -282,20 +303,45 @@ def main(argv: list[str] | None = None) -> int:
     """Run the stress load and print its figures; exit 1 if a reader's read failed."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--serve"]:
+        if len(argv) > 5 and int(argv[5]):
+            limit_address_space(int(argv[5]))
         serve(argv[1], argv[2], int(argv[3]), argv[4])  # the probed server (bench.loop_lag)
         return 0
     parser = argparse.ArgumentParser(prog="python -m bench.stress", description="Listen streams, an edit storm, waiting sessions and readers at once.")
     parser.add_argument("--smoke", action="store_true", help="a tiny version of the run")
+    parser.add_argument("--hostile", action="store_true", help="run twice, healthy and with issue 25's hostile files, and compare (bench.stress_hostile)")
     parser.add_argument("--out", type=Path, default=None, help="write every figure as JSON")
     options = parser.parse_args(argv)
     quiet()
     load = Load.smoke() if options.smoke else Load()
+    if options.hostile:
+        return hostile_main(load, options.out)
     with tempfile.TemporaryDirectory(prefix="guide-stress-") as temp:
         result = asyncio.run(run(load, Path(temp)))
     if options.out:
         options.out.write_text(json.dumps(result, indent=2), encoding="utf-8")
     print_result(result)
     return 1 if result["failed_reads"] else 0
+
+
+def hostile_main(load: Load, out: Path | None) -> int:
+    """The healthy run, then the hostile one, each bounded in time and under the same address-space ceiling; exit 1 unless the targets are met."""
+    bound = HOSTILE_BOUND_SMOKE if load == Load.smoke() else HOSTILE_BOUND
+    results = {}
+    for name, hostile in (("healthy", False), ("hostile", True)):
+        with tempfile.TemporaryDirectory(prefix=f"guide-stress-{name}-") as temp:
+            try:
+                results[name] = asyncio.run(asyncio.wait_for(run(load, Path(temp), hostile=hostile, ceiling_mb=CEILING_MB), bound))
+            except TimeoutError:
+                print(f"{name} run: not over within {bound:.0f} s; stopped (the last stage it reached is the last 'stress:' line above)")
+                return 1
+        print(f"{name} run:")
+        print_result(results[name])
+    results["comparison"] = compare(results["healthy"], results["hostile"], RSS_TARGET)
+    if out:
+        out.write_text(json.dumps(results, indent=2), encoding="utf-8")
+    print_comparison({**results["hostile"], "comparison": results["comparison"]}, RSS_TARGET)
+    return 0 if results["comparison"]["met"] else 1
 
 
 def print_result(result: dict) -> None:

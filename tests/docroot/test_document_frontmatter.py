@@ -173,7 +173,7 @@ def test_a_body_edit_keeps_the_listings_of_a_build_that_listed_from_kept_summari
     docroot.parses.load_after = 0
     before = docroot.current()
     before.documents(), before.document_description("handbook.md")  # what a listing reads: the kept summary
-    assert before._files["handbook.md"].front is None
+    assert before._files.get("handbook.md").front is None
     write_files(root, {"handbook.md": "---\ndescription: Handbook\n---\n# Handbook, edited\n"})
     docroot.invalidate([root / "handbook.md"])
     body_edited = docroot.current()

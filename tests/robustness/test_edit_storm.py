@@ -24,11 +24,14 @@ writes cannot split the storm into two bursts (the count would then say two).
 import asyncio
 import gc
 import logging
+import sys
 import time
 import tracemalloc
+from collections.abc import Iterator
 from contextlib import AsyncExitStack
 
 import anyio
+import pytest
 from fastmcp import Client
 from fastmcp.client.messages import MessageHandler
 from mcp.client.subscriptions import listen
@@ -204,3 +207,79 @@ def _write_steadily(root, writes: int, every: float) -> None:
     for index in range(writes):
         (root / f"steady{index % 10}.md").write_text(f"steady {index}\n", encoding="utf-8")
         time.sleep(every)
+
+
+COMMANDS = 150
+BODY_EDITS = 12
+LISTERS = 6
+
+
+@pytest.fixture
+def fine_switches() -> Iterator[None]:
+    """Threads switch every 10 us instead of every 5 ms: a step left unguarded between two threads is interrupted far more often."""
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(before)
+
+
+async def test_listings_at_work_while_edits_replace_the_build_never_fail(tmp_path, project, monkeypatch, fine_switches):
+    """Issue 25, finding 10: an edit makes a new build from the previous one while listings may still be at work on that one.
+
+    150 commands (each with a form, so a prompt listing reads every frontmatter),
+    every body rewritten 12 times in a row (each round a new build knowing none of
+    them yet), while six clients in both eras list prompts, resources and
+    templates and read a command without pause; threads switch every 10 us.
+    Nothing may fail. The window of the race itself is a few microseconds (a
+    build taking over the previous one's work exactly while a listing adds to
+    it): this storm and three heavier variants did not hit it in 11 runs before
+    the fix, while the deterministic tests in tests/docroot/test_build_race.py
+    do every time; the storm guards the whole path, clients included.
+    """
+    files = {f"_commands/c{index:03}.md": _command(index, 0) for index in range(COMMANDS)}
+    root = write_files(tmp_path / "docroot", files)
+    server = create_server(root, project)
+    counting = Counting(monkeypatch, _docroot(server))
+    outcomes: list[str] = []
+    async with AsyncExitStack() as stack:
+        listers = [await stack.enter_async_context(Client(server, mode=("legacy", "2026-07-28")[index % 2])) for index in range(LISTERS)]
+        await listers[0].list_prompts()  # the server's first answer starts the watch
+        stop = asyncio.Event()
+        listing = [asyncio.create_task(_list_and_read(lister, stop, outcomes)) for lister in listers]
+        builds = counting.builds
+        await anyio.to_thread.run_sync(_edit_bodies, root)
+        stop.set()
+        await asyncio.gather(*listing)
+    failures = [outcome for outcome in outcomes if outcome != "ok"]
+    assert not failures and len(outcomes) > LISTERS, f"{len(failures)} of {len(outcomes)} failed: {failures[:3]}"
+    assert counting.builds - builds >= 2, "the storm made no new build while the clients listed"
+
+
+def _command(index: int, edit: int) -> str:
+    form = "elicitation:\n  ask:\n    message: Which topic?\n    schema:\n      type: object\n      properties:\n        topic: {type: string}\n"
+    return f"---\ndescription: Command {index}.\n{form}---\nBody {index}, edit {edit}: {{{{topic}}}}\n"
+
+
+def _edit_bodies(root) -> None:
+    """Edit every body, again and again: each round is a new build knowing nothing yet, made while listings fill the last one."""
+    for edit in range(BODY_EDITS):
+        for index in range(COMMANDS):
+            (root / f"_commands/c{index:03}.md").write_text(_command(index, edit + 1), encoding="utf-8")
+        time.sleep(0.02)
+
+
+async def _list_and_read(client, stop: asyncio.Event, outcomes: list[str]) -> None:
+    while not stop.is_set():
+        for name, ask in (
+            ("prompts", client.list_prompts),
+            ("resources", client.list_resources),
+            ("templates", client.list_resource_templates),
+            ("read", lambda: client.read_resource("guide://_c001?topic=x")),
+        ):
+            try:
+                got = await ask()
+                outcomes.append("ok" if got else f"{name}: nothing")
+            except Exception as error:  # a failed listing or read is what the test counts
+                outcomes.append(f"{name} failed: {error}")

@@ -3,6 +3,10 @@
 import asyncio
 from types import SimpleNamespace
 
+from docroot.conftest import write_files
+from fastmcp import Client
+
+from guide.server.app import create_server
 from guide.server.eras import Eras
 from guide.server.startup import FirstAnswer
 
@@ -13,7 +17,7 @@ async def _request(first: FirstAnswer, method: str, release: asyncio.Event) -> N
     async def call_next(context):
         await release.wait()
 
-    await first(SimpleNamespace(method=method), call_next)
+    await first(SimpleNamespace(method=method, type="notification" if method.startswith("notifications/") else "request"), call_next)
 
 
 def _released() -> asyncio.Event:
@@ -32,6 +36,25 @@ async def test_a_handshake_is_not_an_answer_but_any_other_request_is():
     assert not first.answered.is_set()
     await _request(first, "resources/list", _released())
     await asyncio.wait_for(first.wait(LONG), LONG)
+
+
+async def test_a_notification_is_not_an_answer():
+    first = FirstAnswer()
+    await _request(first, "notifications/initialized", _released())
+    assert not first.answered.is_set()
+
+
+async def test_a_legacy_client_that_has_only_connected_has_had_no_answer_and_its_first_listing_is_one(tmp_path):
+    """A legacy handshake ends with `notifications/initialized`: counted as an answer, it started the watch (and a new build)
+    while the client's first listing was still at work on the build it began with (issue 25, finding 10's setting)."""
+    root = write_files(tmp_path / "docroot", {"_commands/hello.md": "---\ndescription: Hi.\n---\nHELLO\n"})
+    server = create_server(root, tmp_path)
+    first = next(middleware for middleware in server.middleware if isinstance(middleware, FirstAnswer))
+    async with Client(server, mode="legacy") as client:
+        await client.ping()  # answered after the notification that ended the handshake was handled
+        assert not first.answered.is_set()
+        await client.list_resources()
+        assert first.answered.is_set()
 
 
 async def test_the_check_waits_while_a_request_is_in_hand_and_starts_once_all_are_answered():

@@ -15,8 +15,14 @@ for what is cached and for how long:
   whole listings, and bounded memos (renders, resolved reads) that callers above
   name (`memo`, `remember`).
 - **Threads.** Worker threads build at once. A value is computed outside any lock
-  and published under `_lock`; two threads may compute the same value (the same
-  result), but none waits for another's parse.
+  and published under one: a build's values under its `_lock`, a memo's entries
+  under the lock that guards the memo, the per-file work as whole records
+  replaced under the lock of `Works` (`guide.docroot.filework`), which a build
+  shares with the builds made from it. The one exception, the partial graph's
+  tables (`guide.docroot.partials`), only gain entries, by one assignment each of
+  what any thread would compute alike, and are never gone through. Two threads
+  may compute the same value (the same result), but none waits for another's
+  parse, and nothing is gone through while another thread may add to it.
 - **The fast path.** `peek` and `recall` answer only from what is built and never
   build: the server uses them on the event loop, and does anything else in a worker.
 """
@@ -30,6 +36,7 @@ from typing import Any, TypeVar
 from guide.docroot import entrypoints, files
 from guide.docroot.config import REQUIRES, Config
 from guide.docroot.entrypoints import Entrypoint, Findings, Kind
+from guide.docroot.filework import Works
 from guide.docroot.frontmatter import Front, FrontmatterError, Parsed, Summary, listed, split, summary
 from guide.docroot.layout import Layout
 from guide.docroot.memo import Memo
@@ -52,19 +59,6 @@ MEMO_CHARACTERS = {name: 8 * 1024 * 1024 for name in MEMO_SIZES} | {"texts": 64 
 at the file size cap (a render reads a text it lost again)."""
 
 
-class _FileWork:
-    """What has been made of one template file at one stamp; shared with the next build while the file is unchanged."""
-
-    __slots__ = ("summary", "front", "digest", "declared", "mentions")
-
-    def __init__(self) -> None:
-        self.summary: Summary | None = None
-        self.front: Front | FrontmatterError | None = None
-        self.digest: str | None = None  # of the text the front was read from
-        self.declared: dict[tuple[bool, tuple[str, ...]], tuple[tuple[Form, ...], tuple]] = {}
-        self.mentions: dict[str, bool] = {}
-
-
 class Built:
     """Everything built so far from one snapshot, and the questions asked of it (commands, skills, listings, reports)."""
 
@@ -74,10 +68,7 @@ class Built:
         self.limit = limit
         self.parses = parses
         self._lock = threading.Lock()
-        self._files = _carried(snapshot, previous)
-        # The previous build may still be at work (a listing in progress as this build is made): what it makes later
-        # for an unchanged file is taken over when first asked for (`_known`), not lost.
-        self._previous = (previous._files, previous.snapshot.sources) if previous is not None else None
+        self._files: Works = Works(snapshot.sources, previous._files if previous is not None else None)
         self._values: dict[Hashable, Any] = {}
         self._memos: dict[str, Memo[Any]] = {name: Memo(MEMO_SIZES[name], MEMO_CHARACTERS[name]) for name in MEMO_SIZES}
         self._graph = PartialGraph(snapshot.layout.partials, lambda name: self.template(snapshot.layout.partials[name]))
@@ -113,16 +104,19 @@ class Built:
 
     def front(self, rel: str) -> Front | FrontmatterError:
         """The frontmatter of a template file, or why it cannot be read (the kept parse when the stamp fits, else parsed)."""
-        work = self._work(rel)
-        if work.front is None and not self._kept(rel, work):
-            self._parse(rel, work)  # the text is not kept: a listing needs only the frontmatter
-        return work.front
+        found = self._files.get(rel).front
+        if found is None:
+            found = self._kept(rel)
+        if found is None:
+            parsed = self._parse(rel)  # the text is not kept: a listing needs only the frontmatter
+            found = parsed.front if isinstance(parsed, Parsed) else parsed
+        return found
 
     def parsed(self, rel: str) -> Parsed | FrontmatterError:
         """The text of a template file with its frontmatter read (read now unless it is among the texts kept)."""
         found = self.recall("texts", rel)
         if found is MISSING:
-            found = self.remember("texts", rel, self._parse(rel, self._work(rel)))
+            found = self.remember("texts", rel, self._parse(rel))
         return found
 
     def template(self, rel: str) -> TemplateFacts:
@@ -135,13 +129,13 @@ class Built:
 
     def declared(self, rel: str, allow_source: bool) -> tuple[tuple[Form, ...], tuple]:
         """The forms a file declares, with their problems (one file may be included by many entrypoints)."""
-        work, key = self._work(rel), (allow_source, self.config.phases)
-        found = work.declared.get(key)
+        key = (allow_source, self.config.phases)
+        found = self._files.get(rel).declared.get(key)
         if found is None:
             front = self.front(rel)
             meta = front.meta if isinstance(front, Front) else {}
             forms, issues = declare_forms(meta.get("elicitation"), origin=rel, fallback_all=meta.get("fallback"), allow_source=allow_source, phases=key[1])
-            found = work.declared.setdefault(key, (tuple(forms), tuple(issues)))
+            found = self._files.note_declared(rel, key, (tuple(forms), tuple(issues)))
         return found
 
     def partial_loop(self, names: Iterable[str]) -> list[str] | None:
@@ -284,33 +278,15 @@ class Built:
 
     # Inside.
 
-    def _work(self, rel: str) -> _FileWork:
-        work = self._files.get(rel)
-        if work is None:
-            with self._lock:
-                work = self._files.setdefault(rel, self._known(rel) or _FileWork())
-        return work
-
-    def _known(self, rel: str) -> "_FileWork | None":
-        """This build's work for a file, or the previous build's if the file is unchanged since (None: none yet)."""
-        work = self._files.get(rel)
-        if work is None and self._previous is not None:
-            files, sources = self._previous
-            if rel in self.snapshot.sources and sources.get(rel) == self.snapshot.sources[rel]:
-                work = files.get(rel)
-        return work
-
-    def _kept(self, rel: str, work: _FileWork) -> bool:
-        """Take the frontmatter from the store's kept parses, if it holds one for the file's stamp (no file is read)."""
+    def _kept(self, rel: str) -> Front | FrontmatterError | None:
+        """The frontmatter from the store's kept parses, if it holds one for the file's stamp (no file is read)."""
         source = self.snapshot.sources[rel]
         kept = self.parses.front(rel, source.stamp) if self.parses is not None and source.stamp is not None else None
-        if kept is not None and work.front is None:
-            work.front, work.digest = kept
-        return kept is not None
+        return self._files.note_front(rel, *kept) if kept is not None else None
 
-    def _parse(self, rel: str, work: _FileWork) -> Parsed | FrontmatterError:
+    def _parse(self, rel: str) -> Parsed | FrontmatterError:
         """Read a template file and parse it (reusing a parse of the same text); its frontmatter is noted if it was not yet."""
-        source = self.snapshot.sources[rel]
+        source, work = self.snapshot.sources[rel], self._files.get(rel)
         read_ns = time.time_ns()
         text, refusal = self._read(rel)
         if text is None:
@@ -323,8 +299,7 @@ class Built:
             if kept is None and self.parses is not None and source.stamp is not None:
                 self.parses.remember(rel, source.stamp, text, parsed, read_ns=read_ns)
         if work.front is None:
-            work.front = parsed.front if isinstance(parsed, Parsed) else parsed
-            work.digest = digest(text) if text is not None else None
+            self._files.note_front(rel, parsed.front if isinstance(parsed, Parsed) else parsed, digest(text) if text is not None else None)
         return parsed
 
     def _read(self, rel: str) -> tuple[str | None, str]:
@@ -342,11 +317,11 @@ class Built:
 
     def _summary(self, rel: str) -> Summary:
         """What listing a file needs of its frontmatter: from its frontmatter if read, else the store's, else read now."""
-        work = self._work(rel)
-        if work.summary is None:
-            kept = self._stored_summary(rel) if work.front is None else None
-            work.summary = kept if kept is not None else summary(self.front(rel))
-        return work.summary
+        work = self._files.get(rel)
+        if work.summary is not None:
+            return work.summary
+        kept = self._stored_summary(rel) if work.front is None else None
+        return self._files.note_summary(rel, kept if kept is not None else summary(self.front(rel)))
 
     def _stored_summary(self, rel: str) -> Summary | None:
         source = self.snapshot.sources[rel]
@@ -354,15 +329,16 @@ class Built:
 
     def _mentions(self, rel: str, word: str) -> bool:
         """False only when the file surely has no frontmatter key starting with `word` (`word` is one of `MARKED`)."""
-        work = self._work(rel)
-        if work.summary is None and work.front is None:
-            work.summary = self._stored_summary(rel)
+        work = self._files.get(rel)
+        if work.summary is None and work.front is None and (stored := self._stored_summary(rel)) is not None:
+            self._files.note_summary(rel, stored)
+            work = self._files.get(rel)
         if work.summary is not None or work.front is not None:
             return any(mark.startswith(word) for mark in self._summary(rel).marks)
         found = work.mentions.get(word)
         if found is None:
             text, _ = self._read(rel)
-            found = work.mentions.setdefault(word, text is None or word in text)  # unreadable: the parse says why
+            found = self._files.note_mention(rel, word, text is None or word in text)  # unreadable: the parse says why
         return found
 
     def _built(self, kind: Kind, name: str) -> tuple[Entrypoint, Findings]:
@@ -434,8 +410,8 @@ def same_listings(before: Built, after: Built) -> bool:
     old_sources = before.snapshot.sources
     for rel, source in after.snapshot.sources.items():
         if old_sources.get(rel) != source:
-            old = before._known(rel)
-            if old is None or (old.front is None and old.summary is None):
+            old = before._files.get(rel)
+            if old.front is None and old.summary is None:
                 return False
             if old.front is not None and _listed(old.front) != _listed(after.front(rel)):
                 return False
@@ -446,14 +422,6 @@ def same_listings(before: Built, after: Built) -> bool:
 
 def _listed(front: Front | FrontmatterError) -> object:
     return front.meta if isinstance(front, Front) else front
-
-
-def _carried(snapshot: Snapshot, previous: Built | None) -> dict[str, _FileWork]:
-    """The per-file work of `previous` for every file whose source (path, stamp, identity) is unchanged."""
-    if previous is None:
-        return {}
-    before, after = previous.snapshot.sources, snapshot.sources
-    return {rel: work for rel, work in previous._files.items() if rel in after and before.get(rel) == after[rel]}
 
 
 def _split(text: str) -> Parsed | FrontmatterError:

@@ -177,7 +177,8 @@ class Docroot:
         config, phase = self._phase
         if config is not built.config:  # asked on every read: the state file's path is worked out once per configuration
             phase = PhaseFile(state_path(built.config, self.project))
-            self._phase = (built.config, phase)
+            with self._lock:
+                self._phase = (built.config, phase)
         return phase
 
     def _refresh(self, root: Path, edited: set[str] | None, last: Built | None) -> Snapshot:

@@ -91,7 +91,8 @@ class FirstAnswer(Middleware):
 
     Start-up work that is not needed to answer waits for these moments, so it
     never delays what a client asked: watching the docroot waits for the first
-    answer; checking the whole docroot also waits until no request is in hand
+    answer to a request (a notification, such as the `notifications/initialized`
+    that ends a legacy handshake, is none); checking the whole docroot also waits until no request is in hand
     (a client lists everything as it connects, and the check would compete).
     """
 
@@ -113,8 +114,8 @@ class FirstAnswer(Middleware):
         finally:
             self._busy -= counted
             self._last = asyncio.get_running_loop().time()
-            if context.method not in self.HANDSHAKE:
-                self.answered.set()
+            if context.type == "request" and context.method not in self.HANDSHAKE:
+                self.answered.set()  # not on a notification: a legacy client ends its handshake with one, then lists
 
     async def wait(self, longest: float) -> None:
         """Return once a request has been answered, or after `longest` seconds without one."""
