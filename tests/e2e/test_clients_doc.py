@@ -149,7 +149,12 @@ def skip_unless_installed(reason: str | None) -> None:
         pytest.skip(reason)
 
 
-@pytest.mark.parametrize("client", ["fastmcp", "fastmcp-apps", "nothing", "sdk-callback", "sdk-no-callback", "typescript-v1", "typescript-v2", "inspector-cli"])
+OUTSIDE = pytest.mark.slow  # clients on Node.js: run by .ci/run with -m slow
+CLIENTS = ["fastmcp", "fastmcp-apps", "nothing", "sdk-callback", "sdk-no-callback", *(pytest.param(name, marks=OUTSIDE) for name in (
+    "typescript-v1", "typescript-v2", "inspector-cli"))]
+
+
+@pytest.mark.parametrize("client", CLIENTS)
 async def test_each_clients_row_is_what_the_client_got(client, mode, tmp_path):
     if client == "fastmcp":
         observed = await fastmcp_probe(mode, tmp_path, with_handler=True)
@@ -174,5 +179,5 @@ async def test_each_clients_row_is_what_the_client_got(client, mode, tmp_path):
 
 def test_every_row_is_driven_by_a_test():
     # The `apps-host` row (Guide's page in Chromium, in the ext-apps host) is checked by tests/e2e/test_app_browser.py.
-    driven = set(test_each_clients_row_is_what_the_client_got.pytestmark[0].args[1])
+    driven = {client if isinstance(client, str) else client.values[0] for client in CLIENTS}
     assert set(rows()) == driven | {"apps-host"}

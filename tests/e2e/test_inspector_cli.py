@@ -18,7 +18,7 @@ from inspector_support import read, requires_inspector, verify_skills
 
 from guide.examples import DOCROOT as EXAMPLE
 
-pytestmark = requires_inspector()
+pytestmark = [requires_inspector(), pytest.mark.slow]  # an outside client on Node.js 22: run by .ci/run with -m slow
 
 NEEDY = """\
     ---

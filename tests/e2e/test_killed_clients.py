@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from http_served import http_server
 
+pytestmark = pytest.mark.slow  # kills clients and waits for the server to notice: run by .ci/run with -m slow
+
 CLIENTS = 5
 SAFETY_NET = 60.0  # seconds; a net for a read that never stops waiting, not a measurement (the answer timeout is 600 s)
 CLIENT = Path(__file__).with_name("killed_client.py")

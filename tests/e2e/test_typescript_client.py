@@ -16,7 +16,7 @@ from guide.examples import DOCROOT
 NODE_DIR = Path(__file__).resolve().parent / "node"
 TIMEOUT = 120  # seconds for node + server start + three elicitation round trips
 
-pytestmark = requires_node_client(NODE_DIR, "@modelcontextprotocol/sdk")
+pytestmark = [requires_node_client(NODE_DIR, "@modelcontextprotocol/sdk"), pytest.mark.slow]  # an outside client: run by .ci/run with -m slow
 
 TEXT_AFTER = "\nReport findings as a list: file, line, what is wrong, and a suggested fix.\n"
 

@@ -20,7 +20,7 @@ from guide.examples import DOCROOT
 NODE_DIR = Path(__file__).resolve().parent / "node-v2"
 TIMEOUT = 120  # seconds for node, two server starts (the negotiation probe and the session) and the rounds
 
-pytestmark = requires_node_client(NODE_DIR, "@modelcontextprotocol/client")
+pytestmark = [requires_node_client(NODE_DIR, "@modelcontextprotocol/client"), pytest.mark.slow]  # an outside client: run by .ci/run with -m slow
 
 REVIEW = (DOCROOT / "_commands" / "review.md", DOCROOT / "_partials" / "review-depth.md")
 TEXT_AFTER = "\nReport findings as a list: file, line, what is wrong, and a suggested fix.\n"

@@ -123,6 +123,7 @@ def _judged(caplog) -> int:
     return len([r for r in caplog.records if r.name == "guide" and ("listings changed" in r.getMessage() or "unchanged" in r.getMessage())])
 
 
+@pytest.mark.slow
 async def test_a_storm_of_edits_is_one_burst_and_no_read_fails(tmp_path, project, monkeypatch, caplog):
     monkeypatch.setattr(watch, "QUIET", 1.5)
     monkeypatch.setattr(watch, "LONGEST_WAIT", 120.0)
@@ -225,6 +226,7 @@ def fine_switches() -> Iterator[None]:
         sys.setswitchinterval(before)
 
 
+@pytest.mark.slow
 async def test_listings_at_work_while_edits_replace_the_build_never_fail(tmp_path, project, monkeypatch, fine_switches):
     """Issue 25, finding 10: an edit makes a new build from the previous one while listings may still be at work on that one.
 
