@@ -120,7 +120,7 @@ def test_the_operator_guide_runs_as_pasted(tmp_path):
     assert '"text":"# Guide help' in done.stdout and '"result"' in done.stdout  # the read through nginx with alice's token
     assert refused == 401
     assert sorted(logs) == sorted(f"guide@{ports[documented]}.log" for documented in PORTS[:3])
-    assert any("alice read guide://_help (2026-07-28, native): ok" in log for log in logs.values()), logs
+    assert any("alice read guide://_help (2026-07-28, agent): ok" in log for log in logs.values()), logs
     assert "guide://_change" in done.stdout  # the help of the docroot `guide init` wrote (its command `change`)
     ran = (sandbox / "stand-ins.log").read_text()
     assert ran.count(f"in {sandbox}/srv/guide/project\n") == 3, ran  # each replica in the unit's WorkingDirectory
