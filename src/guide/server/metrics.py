@@ -12,6 +12,7 @@ so servers in one process never mix their numbers.
 import logging
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from contextvars import ContextVar
 from functools import partial
 from typing import Any
@@ -63,6 +64,7 @@ class Reading:
 
 
 _current: ContextVar[Reading | None] = ContextVar("guide_reading", default=None)
+_UNOBSERVED = nullcontext()
 
 
 class Counters:
@@ -89,8 +91,13 @@ class Metrics:
         self.counters = counters
         self.access = access
 
-    def reading(self, read: Any, era: str, channel: str = "native") -> Reading:
-        """Serve one read inside `with` this: it is counted, and its access line written, however it ends."""
+    def reading(self, read: Any, era: str, channel: str = "native") -> "Reading | nullcontext[None]":
+        """Serve one read inside `with` this: it is counted, and its access line written, however it ends.
+
+        With nothing to count and no access line to write, nothing is kept (a read pays for no description).
+        """
+        if self.counters is None and not (self.access and access_log.isEnabledFor(logging.INFO)):
+            return _UNOBSERVED
         return Reading(self, era, channel, describe(read))
 
     def record(self, reading: Reading) -> None:
@@ -105,12 +112,14 @@ class Metrics:
             access_log.info("%s read %s (%s, %s): %s in %.1f ms", principal(), reading.described, reading.era, reading.channel, reading.outcome, elapsed)
 
 
-def resolved(kind: str, described: str | None = None) -> None:
-    """Say what the current read turned out to read (`command`, `skill`, `document`, `help`), and its address without values."""
+def resolved(kind: str, uri: str | None = None, names: Any = (), args: int = 0) -> None:
+    """Say what the current read turned out to read (`command`, `skill`, `document`, `help`), and for an entrypoint its address,
+    keyword names and count of args (the access line shows no value)."""
     reading = _current.get()
     if reading is not None:
         reading.kind = kind
-        reading.described = described or reading.described
+        if uri is not None:
+            reading.described = without_values(uri, names, args)
 
 
 def ended(outcome: str) -> None:

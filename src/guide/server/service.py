@@ -104,7 +104,7 @@ class Service:
         if isinstance(found, Document):
             metrics.resolved("document")
             return await work.off_loop(document_text, self.docroot, found)
-        metrics.resolved(found.entrypoint.kind, metrics.without_values(found.entrypoint.uri, found.keywords, len(found.args)))
+        metrics.resolved(found.entrypoint.kind, found.entrypoint.uri, found.keywords, len(found.args))
         return found
 
     async def _phase(self, call: Call) -> str | None:
