@@ -2,8 +2,6 @@
 
 import asyncio
 import copy
-import socket
-import subprocess
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -12,6 +10,7 @@ import pytest
 from fastmcp import Client
 from fastmcp.client.elicitation import ElicitResult
 from mcp import MCPError
+from support.servers import free_port, stop  # noqa: F401 - kept importable from here for the tests that take them
 
 MODES = ("legacy", "2026-07-28")
 MISSING_CAPABILITY = -32021
@@ -125,19 +124,3 @@ def missing_keywords_error(error: MCPError, mode: str, keywords: str) -> None:
     else:
         assert error.error.code < 0
 
-
-def free_port() -> int:
-    """A TCP port free on 127.0.0.1 right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def stop(process: subprocess.Popen) -> None:
-    """End a server process: SIGTERM, then SIGKILL if it has not ended within 10 s."""
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(timeout=10)

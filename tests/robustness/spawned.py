@@ -7,31 +7,20 @@ taking the machine down.
 """
 
 import os
-import resource
 import shutil
-import socket
 import subprocess
-import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from support.servers import guide_http, without
 
 ADDRESS_SPACE = 2 * 1024**3
 """The server's address-space ceiling: an idle server reserves about 0.3 GiB, a watch walking a linked system tree grew past 1 GiB."""
-START_TIMEOUT = 60.0
 NOBODY = 65534
 """The user and group an unprivileged server runs as (when the tests run as root, who can read any folder)."""
-
-
-def free_port() -> int:
-    """A TCP port free on 127.0.0.1 right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @contextmanager
@@ -43,10 +32,6 @@ def open_folder() -> Iterator[Path]:
         yield folder
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-
-
-def _ceiling() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
 
 
 def unprivileged() -> list[str]:
@@ -65,33 +50,10 @@ def unprivileged() -> list[str]:
 @contextmanager
 def served(docroot: Path, project: Path, log: Path, *, as_nobody: bool = False) -> Iterator[tuple[str, subprocess.Popen]]:
     """`guide serve` over HTTP on a free port: its /mcp URL and process; its log (standard error) goes to `log`."""
-    port = free_port()
-    args = ["-m", "guide", "serve", "--docroot", str(docroot), "--project", str(project),
-            "--transport", "http", "--host", "127.0.0.1", "--port", str(port)]
-    env = {**{k: v for k, v in os.environ.items() if k != "GUIDE_STATE_KEYS"}, "GUIDE_NO_CACHE": "1", "FASTMCP_LOG_LEVEL": "CRITICAL"}
-    with open(log, "wb") as errors:
-        command = [*(unprivileged() if as_nobody else []), sys.executable, *args]
-        process = subprocess.Popen(command, env=env, cwd=project, stdout=subprocess.DEVNULL, stderr=errors, preexec_fn=_ceiling)
-    try:
-        deadline = time.monotonic() + START_TIMEOUT
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"guide serve exited with status {process.returncode}: {log.read_text(errors='replace')[-2000:]}")
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"guide serve did not accept connections within {START_TIMEOUT} s") from None
-                time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}/mcp", process
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+    env = without(lambda key: key == "GUIDE_STATE_KEYS", GUIDE_NO_CACHE="1", FASTMCP_LOG_LEVEL="CRITICAL")
+    prefix = unprivileged() if as_nobody else []
+    with guide_http(docroot, project, log, address_space=ADDRESS_SPACE, env=env, prefix=prefix) as (url, _, process):
+        yield url, process
 
 
 def inotify_watches(pid: int) -> int:

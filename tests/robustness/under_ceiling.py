@@ -8,7 +8,6 @@ measures what Guide builds rather than how many threads touched malloc.
 
 import contextlib
 import os
-import resource
 import subprocess
 import sys
 import time
@@ -17,19 +16,12 @@ from pathlib import Path
 
 import httpx2
 import pytest
-from e2e.e2e_support import free_port, stop
+from support.servers import guide_http, limited
 
 CEILING = 1024 * 1024 * 1024
 """The address space a child may take: several times what Guide needs for any test docroot, far below what a bomb takes."""
 START_TIMEOUT = 60.0  # seconds a server gets to answer /healthz (a safety net, not a measurement)
 REPO = Path(__file__).resolve().parents[2]
-
-
-def _limit(ceiling: int):
-    def apply() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (ceiling, ceiling))
-
-    return apply
 
 
 def environment(cache: Path, **extra: str) -> dict[str, str]:
@@ -40,7 +32,7 @@ def environment(cache: Path, **extra: str) -> dict[str, str]:
 def guide(*args: str, cache: Path, ceiling: int = CEILING, timeout: float = 300) -> subprocess.CompletedProcess:
     """`guide ARGS...` run to its end under the ceiling, its output captured as text."""
     return subprocess.run(
-        [sys.executable, "-m", "guide", *args], cwd=REPO, env=environment(cache), preexec_fn=_limit(ceiling),
+        [sys.executable, "-m", "guide", *args], cwd=REPO, env=environment(cache), preexec_fn=limited(ceiling),
         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout, check=False,
     )
 
@@ -49,23 +41,14 @@ def guide(*args: str, cache: Path, ceiling: int = CEILING, timeout: float = 300)
 def http_server(docroot: Path, workdir: Path, ceiling: int = CEILING) -> Iterator[tuple[str, Path]]:
     """`guide serve --transport http` on `docroot` under the ceiling; yields its /mcp URL and its log once /healthz says 200."""
     workdir.mkdir(parents=True, exist_ok=True)
-    port = free_port()
     log_path = workdir / "server.log"
-    command = [sys.executable, "-m", "guide", "serve", "--docroot", str(docroot), "--project", str(workdir),
-               "--transport", "http", "--host", "127.0.0.1", "--port", str(port)]
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(command, cwd=workdir, env=environment(workdir / "cache"), preexec_fn=_limit(ceiling),
-                                   stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
-    try:
+    with guide_http(docroot, workdir, log_path, address_space=ceiling, env=environment(workdir / "cache")) as (url, port, process):
         deadline = time.monotonic() + START_TIMEOUT
         while process.poll() is None and time.monotonic() < deadline:
             with contextlib.suppress(httpx2.HTTPError):
                 if httpx2.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
-                    yield f"http://127.0.0.1:{port}/mcp", log_path
+                    yield url, log_path
                     assert process.poll() is None, f"the server ended:\n{log_path.read_text(errors='replace')}"
                     return
             time.sleep(0.1)
         pytest.fail(f"guide serve did not become healthy on port {port}:\n{log_path.read_text(errors='replace')}")
-    finally:
-        if process.poll() is None:
-            stop(process)
