@@ -13,7 +13,7 @@ and all of a request's checks share one time budget (`keywords.request_budget`).
 
 import time
 from collections.abc import Callable
-from contextlib import nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -118,7 +118,7 @@ class Service:
         if text is not MISSING:
             return rendered(text)
         request = call.request(can_elicit=channel.asks, active_phase=phase)
-        with request_budget(time.monotonic) if request.forms.slow_checks else nullcontext():
+        with _pattern_budget(request):
             outcome = await self._step(request, partial(era.opening(ctx), request))  # the pure first step: no file, no build
             if isinstance(outcome, Ask):
                 fresh = None  # what the person answers decides the text
@@ -149,7 +149,7 @@ class Service:
             return found
         phase = await self._phase(found)
         request = found.request(can_elicit=True, active_phase=phase)
-        with request_budget(time.monotonic) if request.forms.slow_checks else nullcontext():
+        with _pattern_budget(request):
             outcome = await self._step(request, partial(resume, request))
         if isinstance(outcome, Ask):
             return Asking(request, outcome)
@@ -174,6 +174,11 @@ class Service:
         except GuideError as error:
             found = _Refused(error)
         return built.remember(RESOLVED, read, found) if read.size <= KEPT_LENGTH else found
+
+
+def _pattern_budget(request: Request) -> AbstractContextManager[Any]:
+    """The time budget all of a request's slow pattern checks share (`keywords.request_budget`); nothing when it has none."""
+    return request_budget(time.monotonic) if request.forms.slow_checks else nullcontext()
 
 
 def _sendable(ctx: Context, read: Read, copies: int, text: str) -> str:
