@@ -139,11 +139,12 @@ def test_c9_context_shape_for_a_command():
         phase="planning",
         phases=("discussion", "planning", "review"),
         flags={"workflow": True, "team": "platform"},
+        opened=["signin"],
     )
     assert built == {
         "kwargs": {"mode": "branch", "reference": "feature/x"},
         "args": ["one", "two"],
-        "elicitation": {"defaulted_forms": {"depth": True}},
+        "elicitation": {"defaulted_forms": {"depth": True}, "opened": {"signin": True}},
         "command": {"name": "review"},
         "workflow": {"phase": "planning", "phases": ["discussion", "planning", "review"]},
         "flags": {"workflow": True, "team": "platform"},
@@ -155,7 +156,7 @@ def test_c9_context_shape_for_a_skill_with_no_phase_and_nothing_defaulted():
     assert built == {
         "kwargs": {},
         "args": [],
-        "elicitation": {"defaulted_forms": {}},
+        "elicitation": {"defaulted_forms": {}, "opened": {}},
         "skill": {"name": "workflow-review"},
         "workflow": {"phase": None, "phases": []},
         "flags": {},

@@ -45,7 +45,8 @@ MAX_OUTPUT = 1024 * 1024
 """The output cap: the most characters one render may produce (1 MiB of text), its work included."""
 FIELD_ROOT = "kwargs."
 DEFAULTED_ROOT = "elicitation.defaulted_forms."
-REFERENCE_ROOTS = (FIELD_ROOT, DEFAULTED_ROOT)
+OPENED_ROOT = "elicitation.opened."
+REFERENCE_ROOTS = (FIELD_ROOT, DEFAULTED_ROOT, OPENED_ROOT)
 """The context names (C9) whose members a body reference may misname: fields and form ids."""
 WORK_COST = 8
 """How many characters of the output cap one lookup or one partial inclusion counts as."""
@@ -378,12 +379,13 @@ def context(
     phase: str | None,
     phases: Iterable[str],
     flags: Mapping[str, Any],
+    opened: Iterable[str] = (),
 ) -> dict[str, Any]:
     """The template context of an entrypoint render."""
     return {
         "kwargs": dict(kwargs),
         "args": list(args),
-        "elicitation": {"defaulted_forms": {form: True for form in defaulted}},
+        "elicitation": {"defaulted_forms": {form: True for form in defaulted}, "opened": {form: True for form in opened}},
         kind: {"name": name},
         "workflow": {"phase": phase, "phases": list(phases)},
         "flags": dict(flags),

@@ -29,7 +29,8 @@ def test_21_4_check_names_the_secret_field_with_file_and_line(tmp_path, capsys):
     assert main(["check", str(root)]) == 1
     first = capsys.readouterr().out.splitlines()[0]
     assert first.startswith("_commands/deploy.md:11: form target: field 'apiKey' asks for a secret (its name says 'api key')")
-    assert first.endswith("ask for it out of band, for example read it from an environment variable or the client's own secret store")
+    assert "ask for it out of band on a page of yours with a `mode: url` form instead, for example `apiKey-page: {mode: url, message:" in first
+    assert first.endswith("with that host under `url-hosts:` in guide.yaml")
     with pytest.raises(AuthoringError, match="asks for a secret"):
         resolve(Docroot(root).current(), AddressRead("guide://_deploy?service=web"))
 

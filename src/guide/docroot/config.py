@@ -9,12 +9,13 @@ from typing import Any
 from guide.docroot import files
 from guide.docroot.frontmatter import FrontmatterError, load_mapping, locate
 from guide.errors import Problem
+from guide.forms.url_step import host_entry_problem
 from guide.forms.values import same_value
 from guide.spelling import near_miss
 
 CONFIG_NAME = "guide.yaml"
 DEFAULT_STATE_FILE = ".guide.yaml"
-KEYS = ("flags", "workflow")
+KEYS = ("flags", "workflow", "url-hosts")
 REQUIRES = "requires-"
 """The prefix of a frontmatter key that makes a file depend on a flag (`requires-<flag>`, C4)."""
 
@@ -26,6 +27,8 @@ class Config:
     flags: Mapping[str, Any] = field(default_factory=dict)
     phases: tuple[str, ...] = ()
     state_file: str = DEFAULT_STATE_FILE
+    url_hosts: tuple[str, ...] = ()
+    """The hosts a URL step's link may go to (`url-hosts:`): names, IP addresses or `*.domain`."""
 
     def allows(self, meta: Mapping[str, Any]) -> bool:
         """Whether every `requires-<flag>` of a file's frontmatter holds (C4)."""
@@ -85,7 +88,25 @@ def read_config(docroot: Path, max_file_size: int = files.MAX_FILE_SIZE) -> tupl
     if not isinstance(state_file, str) or not state_file:
         problem(("workflow", "state-file"), "`workflow.state-file` must be a file path")
         state_file = DEFAULT_STATE_FILE
-    return Config(dict(flags), tuple(phases), state_file), problems
+    hosts = _url_hosts(data.get("url-hosts"), problem)
+    return Config(dict(flags), tuple(phases), state_file, hosts), problems
+
+
+def _url_hosts(entries: Any, problem: Any) -> tuple[str, ...]:
+    """The `url-hosts` list; an entry that is not a host is a problem and left out (its links are then refused)."""
+    if entries is None:
+        return ()
+    if not isinstance(entries, list):
+        problem(("url-hosts",), "`url-hosts` must be a list of host names (`[accounts.example.com, \"*.example.org\"]`)")
+        return ()
+    hosts = []
+    for entry in entries:
+        found = host_entry_problem(entry)
+        if found:
+            problem(("url-hosts",), f"`url-hosts`: {found}")
+        else:
+            hosts.append(entry.strip("[]"))
+    return tuple(hosts)
 
 
 def state_path(config: Config, project: Path) -> Path | None:

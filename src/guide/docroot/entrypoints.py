@@ -16,6 +16,7 @@ from guide.docroot import references
 from guide.docroot.config import Config
 from guide.docroot.frontmatter import Front, FrontmatterError, Parsed, listed, locate
 from guide.docroot.keys import key_issues
+from guide.docroot.url_checks import link_issues
 from guide.errors import Issue, Problem
 from guide.forms.combine import combine
 from guide.forms.declare import EMPTY, Form, FormSet, declared_names
@@ -126,6 +127,7 @@ def check(entrypoint: Entrypoint, findings: Findings, files: Files) -> tuple[tup
     if kind == "skill" and "name" in meta and meta["name"] != entrypoint.name:
         found.append(Issue(origin=path, keys=("name",), message=f"skill `name` {meta['name']!r} must equal its folder name {entrypoint.name!r}"))
     found += findings.issues
+    found += link_issues(entrypoint.forms, files.config.url_hosts)
     for arg in listed(meta, "args"):
         if arg not in findings.names:  # a field of a form with its own error is not reported missing again
             found.append(Issue(origin=path, keys=("args",), field=arg, message=f"`args` names {arg!r}, which no form declares"))

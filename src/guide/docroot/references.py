@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from guide.docroot.frontmatter import Front, Parsed, listed
 from guide.errors import Problem
 from guide.forms.declare import declared_names
-from guide.render import DEFAULTED_ROOT, FIELD_ROOT
+from guide.render import DEFAULTED_ROOT, FIELD_ROOT, OPENED_ROOT
 from guide.spelling import near_miss
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ def _finding(label: str, declared: Declared) -> tuple[str, bool] | None:
     if label.startswith(FIELD_ROOT):
         root, known, what = FIELD_ROOT, declared.fields, "field"
     else:
-        root, known, what = DEFAULTED_ROOT, declared.forms, "form"
+        root, known, what = (OPENED_ROOT if label.startswith(OPENED_ROOT) else DEFAULTED_ROOT), declared.forms, "form"
     name = label[len(root):].split(".")[0]
     if not name or name in known:
         return None

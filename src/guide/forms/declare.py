@@ -16,12 +16,13 @@ from typing import Any
 from guide.errors import Issue
 from guide.forms.fields import MISSING, Field, declare_field
 from guide.forms.keywords import needs_budget
-from guide.forms.secrets import secret_term
+from guide.forms.secrets import secret_term, url_form_advice
+from guide.forms.url_step import URL_MODE, form_mode_issues, read_url_form
 from guide.forms.values import Invalid, normalise_answer, problems
 from guide.protocol import HELP
 from guide.spelling import boolean_key_hint, near_miss
 
-FORM_KEYS = frozenset({"message", "schema", "when", "fallback", "title", "description"})
+FORM_KEYS = frozenset({"message", "schema", "when", "fallback", "title", "description", "mode", "url"})
 # Only these survive unchanged on both protocol eras; a form's text belongs in `message`.
 SCHEMA_KEYS = frozenset({"type", "properties", "required"})
 FALLBACKS = ("render",)
@@ -42,6 +43,8 @@ class Form:
     when: Mapping[str, tuple[Any, ...]]
     fallback: bool
     origin: str
+    url: str | None = None
+    """A URL-mode form's link template (`mode: url`): it has no schema and supplies no field."""
 
     def field(self, name: str) -> Field | None:
         """The form's field of that name, if it declares one."""
@@ -122,12 +125,18 @@ def _declare_form(form_id, declaration, origin, fallback_all, allow_source, phas
     if fallback is not None and fallback not in FALLBACKS:
         issues.append(form_issue(origin, form_id, ("fallback",), _fallback_message(fallback)))
     when, when_issues = _read_when(declaration.get("when", MISSING), origin, form_id)
+    issues += when_issues
+    fallback = fallback == "render" or fallback_all
+    if declaration.get("mode") == URL_MODE:
+        url, url_issues = read_url_form(declaration)
+        issues += [form_issue(origin, form_id, keys, text) for keys, text in url_issues]
+        return (None, issues) if issues else (Form(form_id, message, {}, (), (), when, fallback, origin, url), [])
+    issues += [form_issue(origin, form_id, keys, text) for keys, text in form_mode_issues(declaration)]
     fields, required, schema_issues = _read_schema(declaration.get("schema"), origin, form_id, allow_source, phases)
-    issues += when_issues + schema_issues
+    issues += schema_issues
     if issues:
         return None, issues
-    form = Form(form_id, message, declaration["schema"], fields, required, when, fallback == "render" or fallback_all, origin)
-    return form, []
+    return Form(form_id, message, declaration["schema"], fields, required, when, fallback, origin), []
 
 
 def _read_when(when, origin, form_id) -> tuple[Mapping[str, tuple], list[Issue]]:
@@ -197,8 +206,8 @@ def _secret_problem(name: str, schema: Any) -> str | None:
     said = "its name" if secret_term(name) else f"its title {title!r}"
     return (
         f"asks for a secret ({said} says {term!r}): the MCP specification forbids asking for passwords, API keys, tokens"
-        " or other secrets in form mode (answers stay in the client's transcript and the continuation state); ask for it out of band,"
-        " for example read it from an environment variable or the client's own secret store"
+        " or other secrets in form mode (answers stay in the client's transcript and the continuation state); ask for it out of band"
+        f" on a page of yours with a `mode: url` form instead, for example {url_form_advice(name)}"
     )
 
 

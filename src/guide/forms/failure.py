@@ -18,7 +18,7 @@ from guide.forms.keywords import KEYWORDS
 from guide.forms.values import accepted
 from guide.text import one_line, show
 
-Reason = Literal["missing", "declined", "cancelled", "invalid", "unknown-keyword", "state", "unanswered"]
+Reason = Literal["missing", "declined", "cancelled", "invalid", "unknown-keyword", "state", "unanswered", "link"]
 
 EXAMPLE_LENGTH = 240
 """The longest retry address a message quotes whole; past it, the message's example leaves out the keywords given."""
@@ -149,6 +149,8 @@ class PersonQuestion:
     message: str
     fields: tuple[Need, ...]
     when: Mapping[str, tuple[Any, ...]]
+    url: str | None = None
+    """A URL step's link as it renders with what is known now (empty until it can), None for a form."""
 
     def condition(self) -> str:
         """The condition in words: `kind is bug and depth is quick or thorough`; empty when it applies now."""
@@ -156,12 +158,13 @@ class PersonQuestion:
 
     def data(self) -> dict[str, Any]:
         """The question as the structured data of a failure holds it (docs/errors.md)."""
-        return {
+        found = {
             "form": self.form,
             "message": self.message,
             "when": {name: list(values) for name, values in self.when.items()} or None,
             "fields": [{**need.data(), "titles": list(need.titles) if need.choices is not None else None} for need in self.fields],
         }
+        return found if self.url is None else {**found, "url": self.url or None}
 
 
 @dataclass(frozen=True)
@@ -185,6 +188,8 @@ class Fail:
     """For `missing`: the questions and the way back, in words for the agent; the lines after `message`."""
     prompt: Mapping[str, Any] | None = None
     """For `missing` read by a prompt: the prompt's name and the arguments to get it again with."""
+    links: tuple[tuple[str, str, str], ...] = ()
+    """For `link`: each URL step this client cannot open, as (form, message, link)."""
 
     @property
     def error(self) -> GuideError:
@@ -197,6 +202,8 @@ class Fail:
         found = {"reason": self.kind, "address": self.address, "fields": [need.data() for need in self.fields], "retry": self.retry}
         if self.kind == "missing":
             found["questions"] = [question.data() for question in self.questions]
+        if self.kind == "link":
+            found["links"] = [{"form": form, "message": message, "url": url} for form, message, url in self.links]
         if self.prompt is not None:
             found["prompt"] = {"name": self.prompt["name"], "arguments": dict(self.prompt["arguments"])}
         return found
@@ -209,6 +216,7 @@ _ERRORS: Mapping[str, type[GuideError]] = {
     "cancelled": InputError,
     "unanswered": InputError,
     "missing": MissingInputError,
+    "link": MissingInputError,
     "state": StateError,
 }
 
@@ -223,6 +231,7 @@ def failure(
     needs: Sequence[Need] = (),
     missing: tuple[str, ...] = (),
     example: bool = False,
+    links: tuple[tuple[str, str, str], ...] = (),
 ) -> Fail:
     """A failure of a read of `entrypoint`; its retry address keeps `args` and `keywords` and leaves a blank per need
     that `keywords` do not already give.
@@ -236,7 +245,7 @@ def failure(
     if example:
         shown = retry if len(retry) <= EXAMPLE_LENGTH else address.example(entrypoint, (), {}, blanks)
         message = f"{message}; for example {shown}"
-    return Fail(message, kind, missing, tuple(needs), entrypoint, retry)
+    return Fail(message, kind, missing, tuple(needs), entrypoint, retry, links=links)
 
 
 def without_value(

@@ -55,6 +55,8 @@ def missing(
         condition = question.condition()
         opening = f"Only if {condition}: " if condition else ""
         lines.append(f"{number}. {opening}{one_line(question.message)}")
+        if question.url is not None:
+            lines.append(f"   - give the person this link to open: {question.url or '(read again with the answers above to get it)'}")
         lines += [f"   - {need.titled()}" for need in question.fields]
     lines += ["", *way, ""]
     follow_ups = [question for question in questions if question.when and _blanks(question)]
@@ -102,20 +104,22 @@ def _plain(need: Need) -> str:
 
 
 def person_questions(forms: Sequence[Form], known: Mapping[str, Any], completed: Collection[str],
-                     need_of: Callable[[Form, Field], Need]) -> tuple[PersonQuestion, ...]:
+                     need_of: Callable[[Form, Field], Need], link_of: Callable[[Form], str | None] = lambda form: None) -> tuple[PersonQuestion, ...]:
     """What the agent asks the person (C7.12 c), in order: every form a client with forms would be asked now, and every
     form a `when` the answers decide could open, with that condition. `known` is what the read gave, before any default.
 
     As for a native form (C7.4), a form is asked when a required field is unknown or it supplies a field that a
-    `when` waits on; a field's default is shown, not applied, so the person may choose otherwise.
+    `when` waits on; a field's default is shown, not applied, so the person may choose otherwise. A URL step is
+    always asked, with its link as `link_of` renders it now.
     """
     open_forms = [form for form in forms if form.id not in completed and when_status(form, known) is not False]
     waited = {name for form in open_forms for name in form.when if name not in known}
     return tuple(
         PersonQuestion(form.id, form.message, tuple(need_of(form, field) for field in form.fields if field.name not in known),
-                       {name: values for name, values in form.when.items() if name not in known})
+                       {name: values for name, values in form.when.items() if name not in known}, (link_of(form) or "") if form.url is not None else None)
         for form in open_forms
-        if any(name not in known for name in form.required) or any(field.name in waited for field in form.fields if field.name not in known)
+        if form.url is not None or any(name not in known for name in form.required)
+        or any(field.name in waited for field in form.fields if field.name not in known)
     )
 
 

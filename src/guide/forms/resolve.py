@@ -16,6 +16,7 @@ from guide.forms.declare import EMPTY, Form, FormSet, digest
 from guide.forms.failure import ADDRESS, Fail, Need, Reason, Route, described, failure, need, without_value
 from guide.forms.fields import Field
 from guide.forms.questions import missing, person_questions, when_status
+from guide.forms.url_step import LinkRefused, UrlQuestion, link_context, render_link, unopened
 from guide.forms.values import Invalid, is_unresolved, normalise_answer, normalise_text, problems, text_length
 from guide.spelling import near_miss
 from guide.text import clip
@@ -43,6 +44,9 @@ class Request:
     can_elicit: bool = True
     route: Route = ADDRESS
     """How the caller reads again (an address, or a prompt's arguments): where a failure tells the agent to go back (C7.12 c)."""
+    url_mode: bool = False
+    """Whether the client opens URL steps (it declared URL-mode elicitation); else each takes its fallback or fails with its link."""
+    url_hosts: tuple[str, ...] = ()
     digest: str = ""
     """The forms' fingerprint (`declare.digest`), which continuation state carries; worked out here when not given."""
 
@@ -86,13 +90,15 @@ class Render:
     kwargs: Mapping[str, Any]
     args: tuple[str, ...]
     defaulted: frozenset[str]
+    opened: frozenset[str] = frozenset()
+    """The URL steps the person accepted to open (`elicitation.opened.<form>`)."""
 
 
 @dataclass(frozen=True)
 class Ask:
     """Ask the client these forms, then step again with the answers and this progress."""
 
-    questions: tuple[Question, ...]
+    questions: tuple[Question | UrlQuestion, ...]
     progress: Progress
 
 
@@ -110,6 +116,9 @@ def step(request: Request, progress: Progress = Progress(), answers: Mapping[str
         return failure
     if not request.can_elicit:
         return interaction.settle_without_client()
+    failure = interaction.settle_links()
+    if failure:
+        return failure
     pending = interaction.pending()
     if not pending:
         return interaction.render()
@@ -235,8 +244,11 @@ class _Interaction:
         return None
 
     def _take_one(self, form: Form, answer: Answer) -> Fail | None:
+        if form.url is not None and answer.action == "accept":
+            self._finish(form, defaulted=False)  # what the person enters on the page never reaches Guide: content is not read
+            return None
         if answer.action in ("decline", "cancel"):
-            if answer.action == "cancel" and (self._apply_defaults(form) or form.fallback):
+            if answer.action == "cancel" and ((form.url is None and self._apply_defaults(form)) or form.fallback):
                 self._finish(form, defaulted=True)
                 return None
             needs = self._unsupplied(form)
@@ -319,13 +331,31 @@ class _Interaction:
             for name in form.when
             if name not in known
         }
-        return [
-            form
-            for form in self.forms
-            if status[form.id] is True
-            and form.id not in self.completed
-            and (any(name not in known for name in form.required) or any(f.name in waiting for f in form.fields))
-        ]
+        pending: list[Form] = []
+        for form in self.forms:
+            if status[form.id] is not True or form.id in self.completed:
+                continue
+            # A URL step waits for every form before it, so its link sees their answers.
+            if (form.url is not None and not pending) or any(name not in known for name in form.required) or any(f.name in waiting for f in form.fields):
+                pending.append(form)
+        return pending
+
+    def settle_links(self) -> Fail | None:
+        """For a client that cannot open URL steps: each pending one takes its `fallback: render`, else fails with its link."""
+        while not self.request.url_mode and (form := next((form for form in self.pending() if form.url is not None), None)):
+            if not form.fallback:
+                link = self.link(form)
+                return link if isinstance(link, Fail) else failed(self.request, "link", unopened(form.id, link), links=((form.id, form.message, link),))
+            self._finish(form, defaulted=True)
+        return None
+
+    def link(self, form: Form) -> str | Fail:
+        """The link of a URL step as it renders now; one Guide will not send is a failure saying why."""
+        context = link_context(self.known, self.request.args, self.opened(), self.defaulted)
+        try:
+            return render_link(form.url or "", context, self.request.url_hosts)
+        except LinkRefused as error:
+            return failed(self.request, "invalid", f"form {form.id}: {error}")
 
     def settle_without_client(self) -> Outcome:
         given, done = self.known, frozenset(self.completed)  # what the person would be asked about, before defaults
@@ -335,16 +365,20 @@ class _Interaction:
             if not candidates:
                 break
             form = candidates[0]
-            if self._apply_defaults(form) or form.fallback:
+            if (form.url is None and self._apply_defaults(form)) or form.fallback:
                 self._finish(form, defaulted=True)
             else:
                 stuck.add(form.id)
         pending = self.pending()
         if not pending:
             return self.render()
+        if all(form.url is not None for form in pending):
+            return self.settle_links() or self.render()
         needs = sorted({wanted.keyword: wanted for wanted in self._missing(pending)}.values(), key=lambda wanted: wanted.keyword)
         request = self.request
-        asked = person_questions(self.forms, given, done, lambda form, field: field_need(request, form, field))
+        ready = {form.id for form in pending}  # a URL step still waiting on forms before it has no link to give yet
+        shown = lambda form: link if form.id in ready and isinstance(link := self.link(form), str) else None  # noqa: E731
+        asked = person_questions(self.forms, given, done, lambda form, field: field_need(request, form, field), shown)
         return missing(request.entrypoint, request.args, request.keywords, needs, asked, request.route)
 
     def _missing(self, pending: Iterable[Form]) -> Iterable[Need]:
@@ -366,7 +400,11 @@ class _Interaction:
             for field in form.fields
             if field.has_default and field.name not in known
         }
-        return Render({**defaults, **known}, self.request.args, frozenset(self.defaulted))
+        return Render({**defaults, **known}, self.request.args, frozenset(self.defaulted), self.opened())
+
+    def opened(self) -> frozenset[str]:
+        """The URL steps the person accepted to open (not those that took their fallback)."""
+        return frozenset(form.id for form in self.forms if form.url is not None and form.id in self.completed and form.id not in self.defaulted)
 
     def ask(self, pending: list[Form]) -> Ask | Fail:
         phase = self.request.active_phase
@@ -378,10 +416,14 @@ class _Interaction:
                     only = {**self.request.keywords, field.name: (str(phase),)}
                     needs = (field_need(self.request, form, field),)
                     return failure("invalid", message, entrypoint=self.request.entrypoint, args=self.request.args, keywords=only, needs=needs)
-        questions = tuple(
-            Question(form.id, _with_reason(form.message, self.reasons.get(form.id)), delivered_schema(form, phase, self.keywords))
-            for form in pending
-        )
+        questions: list[Question | UrlQuestion] = []
+        for form in pending:
+            link = self.link(form) if form.url is not None else None
+            if isinstance(link, Fail):
+                return link
+            message = _with_reason(form.message, self.reasons.get(form.id))
+            schema = delivered_schema(form, phase, self.keywords) if link is None else {}
+            questions.append(UrlQuestion(form.id, message, link) if link is not None else Question(form.id, message, schema))
         progress = Progress(
             values=dict(self.values),
             completed=frozenset(self.completed),
@@ -389,7 +431,7 @@ class _Interaction:
             requested=tuple(form.id for form in pending),
             attempts=dict(self.attempts),
         )
-        return Ask(questions, progress)
+        return Ask(tuple(questions), progress)
 
 
 def _default(field: Field) -> Any:

@@ -1,4 +1,4 @@
-"""Field names and titles that say a field holds a secret (C5): forms must never ask for one.
+"""Field names and titles that say a field holds a secret (C5): forms must never ask for one; a `mode: url` form does.
 
 The MCP specification forbids asking for passwords, API keys, tokens or other
 secrets in form mode: every answer lands in the client's transcript and in the
@@ -52,3 +52,9 @@ def secret_term(text: str) -> str | None:
         if joined.endswith(_RUNS):
             return next(term for run, term in _RUN_TOGETHER.items() if joined.endswith(run))
     return None
+
+
+def url_form_advice(name: str) -> str:
+    """A `mode: url` form in one line, as the sensitive-field error shows it (C5): the page takes the secret, Guide never does."""
+    return (f'`{name}-page: {{mode: url, message: "Enter it on this page; it stays there.", url: "https://accounts.example.com/keys/new"}}`'
+            " with that host under `url-hosts:` in guide.yaml")

@@ -82,6 +82,7 @@ def finish(call: Call, outcome: Render | Fail, active_phase: str | None, *, max_
         phase=active_phase,
         phases=built.config.phases,
         flags=built.config.flags,
+        opened=outcome.opened,
     )
     parsed = built.parsed(entrypoint.path)
     body = render.render(
@@ -130,7 +131,7 @@ def finished(call: Call, outcome: Render | Fail, active_phase: str | None) -> An
 def _key(call: Call, outcome: Render, active_phase: str | None, seen: Sight) -> Hashable:
     """The values a render's text depends on: a keyword or args no template prints make no new key."""
     kwargs = {name: value for name, value in outcome.kwargs.items() if seen.sees(name)}
-    return (call.entrypoint.uri, _frozen(kwargs), outcome.args if seen.args else (), outcome.defaulted, active_phase, call.skill_file)
+    return (call.entrypoint.uri, _frozen(kwargs), outcome.args if seen.args else (), outcome.defaulted, outcome.opened, active_phase, call.skill_file)
 
 
 def _frozen(values: Mapping[str, Any]) -> tuple:

@@ -92,7 +92,7 @@ class Call:
     route: Route = ADDRESS
     """How the caller read it, so a failure says how to read again in the same route (C7.12 c)."""
 
-    def request(self, *, can_elicit: bool, active_phase: str | None) -> Request:
+    def request(self, *, can_elicit: bool, active_phase: str | None, url_mode: bool = False) -> Request:
         """The core's view of this call, for a client that can (or cannot) answer forms."""
         entrypoint = self.entrypoint
         fingerprint = self.built.value(("form digest", entrypoint.kind, entrypoint.name), lambda: digest(entrypoint.forms))
@@ -104,6 +104,8 @@ class Call:
             arg_fields=entrypoint.listed("args"),
             active_phase=active_phase,
             can_elicit=can_elicit,
+            url_mode=url_mode,
+            url_hosts=self.built.config.url_hosts,
             route=self.route,
             digest=fingerprint,  # worked out once per snapshot, not for every request
         )

@@ -113,11 +113,12 @@ class Service:
 
     async def _call(self, ctx: Context, read: Read, call: Call, rendered: Callable[[str], Any], era: Era, channel: Channel) -> Any:
         phase = await self._phase(call)
-        fresh = (read, channel.name, phase) if not era.continues(ctx) else None
+        links = channel.opens_links(ctx)
+        fresh = (read, channel.name, links, phase) if not era.continues(ctx) else None
         text = call.built.recall(ANSWERED, fresh) if fresh is not None else MISSING
         if text is not MISSING:
             return rendered(text)
-        request = call.request(can_elicit=channel.asks, active_phase=phase)
+        request = call.request(can_elicit=channel.asks, active_phase=phase, url_mode=links)
         with _pattern_budget(request):
             outcome = await self._step(request, partial(era.opening(ctx), request))  # the pure first step: no file, no build
             if isinstance(outcome, Ask):

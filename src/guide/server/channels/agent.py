@@ -27,6 +27,10 @@ class Agent:
         """Any request: the channel of last resort."""
         return True
 
+    def opens_links(self, ctx: Context) -> bool:
+        """Never: a URL step reaches the agent as its link, in the failure (C7.6)."""
+        return False
+
     async def carry(self, ctx: Context, era: Era, request: Request, asked: Ask, *, answer_timeout: float | None,
                     stepping: Stepping) -> Driven:
         """Settle without asking (a step that cannot ask never asks, so this is reached only by a request opened as asking)."""

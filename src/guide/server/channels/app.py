@@ -13,6 +13,7 @@ from fastmcp import Context
 
 from guide import address
 from guide.forms.resolve import Answer, Ask, Request
+from guide.server.channels.agent import Agent
 from guide.server.channels.base import Declared, read_answers
 from guide.server.eras.base import Driven, Era, Pending, Stepping
 
@@ -34,9 +35,18 @@ class AppForm:
         """Whether the client declared the MCP Apps extension for Guide's page type."""
         return declared.apps
 
+    def opens_links(self, ctx: Context) -> bool:
+        """Never: Guide's page shows forms, not links; a read with a URL step goes to the agent instead (`carry`)."""
+        return False
+
     async def carry(self, ctx: Context, era: Era, request: Request, asked: Ask, *, answer_timeout: float | None,
                     stepping: Stepping) -> Driven:
-        """The read's answer: how the model opens the form (the interaction itself runs in the App's tool calls)."""
+        """The read's answer: how the model opens the form (the interaction itself runs in the App's tool calls).
+
+        A read with a URL step that has no `fallback: render` is the agent's: the page could not carry it, and the
+        answers given on the page would be lost at it; the agent learns every question and the link at once."""
+        if any(form.url is not None and not form.fallback for form in request.forms.forms):
+            return await Agent().carry(ctx, era, request, asked, answer_timeout=answer_timeout, stepping=stepping)
         return Pending(opening_text(request, asked))
 
     def answers(self, returned: Mapping[str, Any] | None) -> dict[str, Answer] | str:

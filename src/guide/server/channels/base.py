@@ -31,6 +31,8 @@ class Declared:
     """The MCP Apps extension, with the MCP App page type among its `mimeTypes` (or no list at all)."""
     app_elicitation: bool = False
     """The draft app-rendered elicitation: `elicitation` inside the Apps extension's settings."""
+    urls: bool = False
+    """URL-mode elicitation (`elicitation.url`): the client opens a link for the person (C5 URL-mode forms)."""
 
     @classmethod
     def of(cls, ctx: Context) -> "Declared":
@@ -40,10 +42,11 @@ class Declared:
             return cls()
         elicitation = capabilities.elicitation
         forms = elicitation is not None and (elicitation.form is not None or elicitation.url is None)
+        urls = elicitation is not None and elicitation.url is not None
         settings = (capabilities.extensions or {}).get(APPS_EXTENSION)
         if not isinstance(settings, Mapping) or not _renders_pages(settings.get("mimeTypes")):
-            return cls(forms=forms)
-        return cls(forms=forms, apps=True, app_elicitation=forms and isinstance(settings.get("elicitation"), Mapping))
+            return cls(forms=forms, urls=urls)
+        return cls(forms=forms, apps=True, app_elicitation=forms and isinstance(settings.get("elicitation"), Mapping), urls=urls)
 
 
 def _renders_pages(mime_types: Any) -> bool:
@@ -64,6 +67,9 @@ class Channel(Protocol):
 
     def carries(self, declared: Declared) -> bool:
         """Whether this channel can carry the pending forms of a request whose client declared `declared`."""
+
+    def opens_links(self, ctx: Context) -> bool:
+        """Whether this channel takes URL steps to the person (else each takes its fallback or fails with its link)."""
 
     async def carry(self, ctx: Context, era: Era, request: Request, asked: Ask, *, answer_timeout: float | None,
                     stepping: Stepping) -> Driven:

@@ -29,6 +29,10 @@ class Native:
         """Whether the client declared form elicitation."""
         return declared.forms
 
+    def opens_links(self, ctx: Context) -> bool:
+        """Whether the client declared URL-mode elicitation too: then its URL steps go with its forms."""
+        return Declared.of(ctx).urls
+
     async def carry(self, ctx: Context, era: Era, request: Request, asked: Ask, *, answer_timeout: float | None,
                     stepping: Stepping) -> Driven:
         """Ask through the era: in turn with `elicitation/create` (legacy), or all at once in `input_required` (2026-07-28)."""

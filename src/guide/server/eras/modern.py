@@ -21,6 +21,7 @@ from mcp_types import (
     InputRequiredResult,
     MissingRequiredClientCapabilityErrorData,
     SubscriptionsListenRequestParams,
+    UrlElicitationCapability,
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
@@ -104,9 +105,12 @@ def missing_capability(message: str, data: Mapping[str, Any] | None = None) -> M
     """The 2026-07-28 error for a client that must answer forms but did not declare form elicitation.
 
     Its `data` holds the required capabilities (`requiredCapabilities`, as the
-    protocol defines) beside Guide's own failure data (docs/errors.md), in one object.
+    protocol defines) beside Guide's own failure data (docs/errors.md), in one object:
+    URL-mode elicitation for a URL step's link (reason `link`), else form elicitation.
     """
-    required = ClientCapabilities(elicitation=ElicitationCapability(form=FormElicitationCapability()))
+    links = (data or {}).get("reason") == "link"
+    modes = ElicitationCapability(url=UrlElicitationCapability()) if links else ElicitationCapability(form=FormElicitationCapability())
+    required = ClientCapabilities(elicitation=modes)
     capabilities = MissingRequiredClientCapabilityErrorData(required_capabilities=required)
     merged = {**(data or {}), **capabilities.model_dump(by_alias=True, mode="json", exclude_none=True)}
     return MCPError(code=MISSING_REQUIRED_CLIENT_CAPABILITY, message=message, data=merged)
