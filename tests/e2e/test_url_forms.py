@@ -16,6 +16,7 @@ from fastmcp import Client
 from fastmcp.client.transports import FastMCPTransport
 from fastmcp.client.transports.base import TransportOptions
 from mcp import ClientSession, MCPError
+from mcp.client import advertise
 from mcp_types import ElicitationCapability, ElicitRequest, ElicitRequestURLParams, ElicitResult, FormElicitationCapability, InputRequiredResult
 
 from guide.server.app import create_server
@@ -260,3 +261,17 @@ async def test_c5_url_the_fastmcp_client_hands_the_url_request_to_its_handler(se
         contents = await client.read_resource("guide://_deploy")
     assert contents[0].text == "Deploy to production. Signed in.\n"
     assert seen[-1] == ("Sign in to the deploy service.", None, "url", f"{SIGN_IN}?env=production&note=")
+
+
+async def test_c7_12_url_a_read_with_a_url_step_goes_from_the_app_form_to_the_agent(server, mode):
+    """Guide's App page shows forms, not links: a read whose URL step has no fallback is the agent's; one with a fallback keeps the App."""
+    apps = advertise("io.modelcontextprotocol/ui", {"mimeTypes": ["text/html;profile=mcp-app"]})
+    async with Client(server, mode=mode, extensions=[apps]) as client:
+        with pytest.raises(MCPError) as failed:
+            await client.read_resource("guide://_deploy")
+        key = (await client.read_resource("guide://_key"))[0].text
+        opened = await client.call_tool("open_form", {"uri": "guide://_key"})
+    assert failed.value.error.data["reason"] == "missing"
+    assert [question["form"] for question in failed.value.error.data["questions"]] == ["target", "signin"]
+    assert "Call the tool `open_form` with the argument uri set to `guide://_key`" in key
+    assert [form["id"] for form in opened.structured_content["forms"]] == ["kind"]  # the URL step took its fallback

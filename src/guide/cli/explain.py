@@ -104,6 +104,10 @@ def _report(form: Form, facts: _Facts) -> FormReport:
 
 
 def _applicable(form: Form, facts: _Facts) -> FormReport:
+    if form.url is not None:
+        if form.fallback:
+            return FormReport(form.id, "fallback", "a URL step: without a client that opens links it renders without it (`fallback: render`)")
+        return FormReport(form.id, "missing", "a URL step: the person opens its link, in a client that opens links (URL-mode elicitation)")
     given = [field.name for field in form.fields if field.name in facts.known]
     gives = f"keywords give {', '.join(given)}" if given else ""
     missing = [name for name in form.required if name not in facts.known]

@@ -21,6 +21,8 @@ from guide.spelling import near_miss
 ACTIONS = ("decline", "cancel")
 Reply = dict[str, Any] | str
 """An answer to one form: field values (accept), "decline" or "cancel"."""
+NO_FIELDS: dict[str, Any] = {"type": "object", "properties": {}}
+"""The schema a URL step shows an answerer: nothing to fill in, only accept, decline or cancel."""
 
 
 def with_values(uri: str, values: Sequence[str]) -> str:

@@ -5,12 +5,14 @@ import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from guide.cli.explain import REFUSED, UNMENTIONED, FormReport, explain
-from guide.cli.inputs import FileAnswers, check_form_ids, read_answers, with_values
+from guide.cli.inputs import NO_FIELDS, FileAnswers, check_form_ids, read_answers, with_values
 from guide.docroot.folder import Docroot
 from guide.errors import GuideError
-from guide.forms.resolve import Answer, Ask, Fail, Outcome, Progress, Request, step
+from guide.forms.resolve import Answer, Ask, Fail, Outcome, Progress, Question, Request, step
+from guide.forms.url_step import UrlQuestion
 from guide.routes.finish import document_text, finish
 from guide.routes.resolve import AddressRead, Call, Document, resolve
 from guide.text import for_terminal
@@ -81,7 +83,7 @@ def render(uri: str, docroot: Path, project: Path | None, values: list[str], ans
         reports = explain(request, outcome, asked={q.form for q in first.questions} if isinstance(first, Ask) else set())
     else:
         check_form_ids(given, [form.id for form in found.entrypoint.forms.forms], found.entrypoint.uri)
-        request = found.request(can_elicit=True, active_phase=phase)
+        request = found.request(can_elicit=True, active_phase=phase, url_mode=True)  # the file answers URL steps too
         outcome, replies = _answered(request, FileAnswers(given))
         reports = explain(request, outcome, replies=replies)
     return _finished(found, outcome, reports, phase)
@@ -97,7 +99,7 @@ def _answered(request: Request, answers: FileAnswers) -> tuple[Outcome, dict[str
         given = {}
         for question in outcome.questions:
             try:
-                reply = answers(question.form, question.message, question.schema)
+                reply = answers(question.form, *_shown(question))
             except GuideError as error:
                 replies[question.form] = REFUSED
                 return Fail(str(error), "invalid"), replies
@@ -107,6 +109,13 @@ def _answered(request: Request, answers: FileAnswers) -> tuple[Outcome, dict[str
             if action == "decline":
                 break  # a decline ends the interaction: the forms after it are not asked
         progress = outcome.progress
+
+
+def _shown(question: Question | UrlQuestion) -> tuple[str, dict[str, Any]]:
+    """A form's message and schema as an answerer sees them; a URL step is its message with the link, and no field."""
+    if isinstance(question, UrlQuestion):
+        return f"{question.message}\n\nOpen this link: {question.url}", NO_FIELDS
+    return question.message, dict(question.schema)
 
 
 def _finished(call: Call, outcome: Outcome, reports: list[FormReport], phase: str | None) -> Rendering:

@@ -22,7 +22,7 @@ from fastmcp.client.transports import StdioTransport
 from mcp import MCPError
 from rich.console import Console
 
-from guide.cli.inputs import FileAnswers, Reply, check_form_ids, read_answers, with_values
+from guide.cli.inputs import NO_FIELDS, FileAnswers, Reply, check_form_ids, read_answers, with_values
 from guide.cli.terminal_form import TerminalForm
 from guide.docroot.folder import Docroot
 from guide.errors import GuideError
@@ -97,7 +97,8 @@ class Desk:
     async def handler(self, message: str, response_type: Any, params: Any, context: Any) -> Any:
         """The client's elicitation handler: wait for the main thread's reply to this form."""
         form = (params.meta or {}).get(FORM_META) or str(context.request_id)
-        ask = _Ask(form, message, params.requested_schema)
+        url = getattr(params, "url", None)  # a URL step: the person opens the link; accepting sends no values
+        ask = _Ask(form, f"{message}\n\nOpen this link: {url}" if url else message, NO_FIELDS if url else params.requested_schema)
         self.inbox.put(ask)
         reply = await asyncio.wrap_future(ask.reply)
         return reply if isinstance(reply, dict) else ElicitResult(action=reply)

@@ -88,8 +88,7 @@ def read_config(docroot: Path, max_file_size: int = files.MAX_FILE_SIZE) -> tupl
     if not isinstance(state_file, str) or not state_file:
         problem(("workflow", "state-file"), "`workflow.state-file` must be a file path")
         state_file = DEFAULT_STATE_FILE
-    hosts = _url_hosts(data.get("url-hosts"), problem)
-    return Config(dict(flags), tuple(phases), state_file, hosts), problems
+    return Config(dict(flags), tuple(phases), state_file, _url_hosts(data.get("url-hosts"), problem)), problems
 
 
 def _url_hosts(entries: Any, problem: Any) -> tuple[str, ...]:

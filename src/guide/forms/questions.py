@@ -55,9 +55,7 @@ def missing(
         condition = question.condition()
         opening = f"Only if {condition}: " if condition else ""
         lines.append(f"{number}. {opening}{one_line(question.message)}")
-        if question.url is not None:
-            lines.append(f"   - give the person this link to open: {question.url or '(read again with the answers above to get it)'}")
-        lines += [f"   - {need.titled()}" for need in question.fields]
+        lines += _link_line(question) + [f"   - {need.titled()}" for need in question.fields]
     lines += ["", *way, ""]
     follow_ups = [question for question in questions if question.when and _blanks(question)]
     lines += [_follow_up(question, route) for question in follow_ups]
@@ -66,6 +64,13 @@ def missing(
         lines.append("Give each other answer the same way; leave out a value the person leaves blank (its default applies).")
     instructions = "\n".join(lines)
     return Fail(message, "missing", base.missing, base.fields, base.address, base.retry, tuple(questions), instructions, prompt)
+
+
+def _link_line(question: PersonQuestion) -> list[str]:
+    """A URL step's link as the agent gives it to the person (C7.12 c); none for a form."""
+    if question.url is None:
+        return []
+    return [f"   - give the person this link to open: {question.url or '(read again with the answers above to get it)'}"]
 
 
 def _blanks(question: PersonQuestion) -> list[Need]:
