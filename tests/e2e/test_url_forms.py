@@ -7,6 +7,8 @@ params). A client without URL mode gets the link in the failure; the sealed
 state of 2026-07-28 carries which URL steps are done.
 """
 
+import os
+import sys
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -15,8 +17,9 @@ from e2e_support import INVALID_PARAMS, MISSING_CAPABILITY
 from fastmcp import Client
 from fastmcp.client.transports import FastMCPTransport
 from fastmcp.client.transports.base import TransportOptions
-from mcp import ClientSession, MCPError
+from mcp import ClientSession, MCPError, StdioServerParameters
 from mcp.client import advertise
+from mcp.client.stdio import stdio_client
 from mcp_types import ElicitationCapability, ElicitRequest, ElicitRequestURLParams, ElicitResult, FormElicitationCapability, InputRequiredResult
 
 from guide.server.app import create_server
@@ -275,3 +278,20 @@ async def test_c7_12_url_a_read_with_a_url_step_goes_from_the_app_form_to_the_ag
     assert [question["form"] for question in failed.value.error.data["questions"]] == ["target", "signin"]
     assert "Call the tool `open_form` with the argument uri set to `guide://_key`" in key
     assert [form["id"] for form in opened.structured_content["forms"]] == ["kind"]  # the URL step took its fallback
+
+
+@pytest.mark.slow
+async def test_c5_url_over_stdio_the_sdk_client_opens_the_bundled_examples_links(mode, tmp_path):
+    """The bundled example's `deploy` (docs/authoring.md) through a spawned `guide serve`, as a client author would drive it."""
+    callback = Callback(env={"env": "production"})
+    environment = {key: value for key, value in os.environ.items() if key != "GUIDE_STATE_KEYS"}
+    parameters = StdioServerParameters(command=sys.executable, args=["-m", "guide", "serve", "--project", str(tmp_path)],
+                                       env={**environment, "FASTMCP_LOG_LEVEL": "CRITICAL"}, cwd=str(tmp_path))
+    with open(os.devnull, "w") as errlog:
+        async with stdio_client(parameters, errlog=errlog) as (read_stream, write_stream):
+            async with ClientSession(read_stream, write_stream, elicitation_callback=callback) as session:
+                await (session.initialize() if mode == "legacy" else session.discover())
+                text, _ = await rounds(session, "guide://_deploy", callback)
+    assert [link.url for link in callback.links] == ["https://accounts.example.com/signin?env=production&return=guide",
+                                                     "https://accounts.example.com/keys/new?scope=deploy"]
+    assert "You are signed in to the deploy service for production." in text and "The key page was opened" in text

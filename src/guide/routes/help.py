@@ -50,6 +50,8 @@ def _form_lines(form: Form, args: tuple[str, ...]) -> list[str]:
         lines.append(f"Asked when {conditions}.")
     if form.fallback:
         lines.append("If it cannot be answered, the entrypoint renders without it.")
+    if form.url is not None:  # a URL-mode form asks no field: the person answers on the page
+        return [*lines, f"Sends the person to a page (a URL-mode form): `{form.url}`"]
     lines.append("")
     lines += [_field_line(field, field.name in form.required, args) for field in form.fields]
     return lines
