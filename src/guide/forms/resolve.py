@@ -9,12 +9,13 @@ input and never performs I/O.
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
-from typing import Any, Literal
+from typing import Any
 
 from guide.enums import untitled_enum
 from guide.forms.declare import EMPTY, Form, FormSet, digest
 from guide.forms.failure import ADDRESS, Fail, Need, Reason, Route, described, failure, need, without_value
 from guide.forms.fields import Field
+from guide.forms.outcomes import Answer, Ask, Outcome, Progress, Question, Render
 from guide.forms.questions import missing, person_questions, when_status
 from guide.forms.url_step import LinkRefused, UrlQuestion, link_context, render_link, unopened
 from guide.forms.values import Invalid, is_unresolved, normalise_answer, normalise_text, problems, text_length
@@ -53,56 +54,6 @@ class Request:
     def __post_init__(self) -> None:
         if not self.digest:
             object.__setattr__(self, "digest", digest(self.forms))
-
-
-@dataclass(frozen=True)
-class Progress:
-    """What an interaction has gathered so far; carried between rounds in the continuation state."""
-
-    values: Mapping[str, Any] = dataclass_field(default_factory=dict)
-    completed: frozenset[str] = frozenset()
-    defaulted: frozenset[str] = frozenset()
-    requested: tuple[str, ...] = ()
-    attempts: Mapping[str, int] = dataclass_field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Answer:
-    """A client's response to one form."""
-
-    action: Literal["accept", "decline", "cancel"]
-    content: Mapping[str, Any] | None = None
-
-
-@dataclass(frozen=True)
-class Question:
-    """One form to send to the client: its id, message and the schema to deliver."""
-
-    form: str
-    message: str
-    schema: Mapping[str, Any]
-
-
-@dataclass(frozen=True)
-class Render:
-    """Every applicable form is done: render with these values."""
-
-    kwargs: Mapping[str, Any]
-    args: tuple[str, ...]
-    defaulted: frozenset[str]
-    opened: frozenset[str] = frozenset()
-    """The URL steps the person accepted to open (`elicitation.opened.<form>`)."""
-
-
-@dataclass(frozen=True)
-class Ask:
-    """Ask the client these forms, then step again with the answers and this progress."""
-
-    questions: tuple[Question | UrlQuestion, ...]
-    progress: Progress
-
-
-Outcome = Render | Ask | Fail
 
 
 def step(request: Request, progress: Progress = Progress(), answers: Mapping[str, Answer] | None = None) -> Outcome:
