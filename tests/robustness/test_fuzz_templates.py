@@ -20,7 +20,7 @@ from mcp import MCPError
 from guide.docroot.folder import Docroot
 from guide.docroot.store.disk import Store
 from guide.errors import GuideError
-from guide.forms.resolve import step
+from guide.forms.step import step
 from guide.render import MAX_NESTING, MAX_OUTPUT
 from guide.routes.finish import finish
 from guide.routes.resolve import AddressRead, Call, resolve

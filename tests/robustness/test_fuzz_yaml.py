@@ -23,7 +23,7 @@ from guide.docroot import yaml_loader
 from guide.docroot.folder import Docroot
 from guide.docroot.store.disk import Store
 from guide.errors import GuideError
-from guide.forms.resolve import Render, step
+from guide.forms.step import Render, step
 from guide.render import MAX_OUTPUT
 from guide.routes.finish import finish
 from guide.routes.resolve import AddressRead, Call, resolve

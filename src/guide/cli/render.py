@@ -10,7 +10,7 @@ from guide.cli.explain import REFUSED, UNMENTIONED, FormReport, explain
 from guide.cli.inputs import FileAnswers, check_form_ids, read_answers, with_values
 from guide.docroot.folder import Docroot
 from guide.errors import GuideError
-from guide.forms.resolve import Answer, Ask, Fail, Outcome, Progress, Request, step
+from guide.forms.step import Answer, Ask, Fail, Outcome, Progress, Request, step
 from guide.routes.finish import document_text, finish
 from guide.routes.resolve import AddressRead, Call, Document, resolve
 from guide.text import for_terminal

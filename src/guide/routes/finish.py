@@ -10,7 +10,7 @@ from guide.docroot.built import MISSING, Built
 from guide.docroot.folder import Docroot
 from guide.docroot.frontmatter import Parsed
 from guide.errors import AuthoringError, Problem
-from guide.forms.resolve import Fail, Render
+from guide.forms.step import Fail, Render
 from guide.routes import skill_file
 from guide.routes.resolve import Call, Document
 

@@ -25,7 +25,7 @@ from guide.docroot.built import MISSING
 from guide.docroot.folder import Docroot
 from guide.errors import GuideError
 from guide.forms.keywords import request_budget
-from guide.forms.resolve import Ask, Fail, Outcome, Render, Request
+from guide.forms.step import Ask, Fail, Outcome, Render, Request
 from guide.render import MAX_OUTPUT
 from guide.routes.finish import document_text, finish, finished, keeps
 from guide.routes.resolve import AddressRead, Call, CommandRead, Document, Read, Resolved, resolve

@@ -8,7 +8,7 @@ from fastmcp import Context, FastMCP
 from mcp import MCPError
 
 from guide.errors import GuideError
-from guide.forms.resolve import Ask, Fail, Outcome, Render, Request
+from guide.forms.step import Ask, Fail, Outcome, Render, Request
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from starlette.requests import Request as HttpRequest
 
 from guide.errors import GuideError
 from guide.forms.failure import Reason
-from guide.forms.resolve import Answer, Ask, Outcome, Request, step, unanswered
+from guide.forms.step import Answer, Ask, Outcome, Request, step, unanswered
 from guide.server import metrics
 from guide.server.eras.base import Driven, Stepping
 from guide.server.eras.questions import elicit_request

@@ -26,7 +26,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from guide.errors import GuideError, MissingInputError
 from guide.forms import state
-from guide.forms.resolve import Answer, Ask, Fail, Outcome, Request, failed
+from guide.forms.step import Answer, Ask, Fail, Outcome, Request, failed
 from guide.protocol import SERVER_NAME
 from guide.server import metrics
 from guide.server.eras.base import Driven, Pending, Stepping
