@@ -31,7 +31,7 @@ from guide.errors import GuideError
 from guide.forms.step import step
 from guide.render import MAX_NESTING, MAX_OUTPUT
 from guide.routes.finish import RENDERS, finish
-from guide.routes.resolve import AddressRead, resolve
+from guide.routes.lookup import AddressRead, resolve
 from guide.server.errors import UNEXPECTED
 from robustness.capped import CEILING, capped_server, rss
 from robustness.conftest import MODES

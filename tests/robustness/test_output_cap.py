@@ -20,7 +20,7 @@ from guide.errors import GuideError
 from guide.forms.step import step
 from guide.render import MAX_OUTPUT, RenderTooLarge, render
 from guide.routes.finish import finish
-from guide.routes.resolve import AddressRead, resolve
+from guide.routes.lookup import AddressRead, resolve
 from robustness.hostile import write
 
 SAFETY = 120

@@ -12,7 +12,7 @@ from guide.docroot.folder import Docroot
 from guide.errors import GuideError
 from guide.forms.step import Answer, Ask, Fail, Outcome, Progress, Request, step
 from guide.routes.finish import document_text, finish
-from guide.routes.resolve import AddressRead, Call, Document, resolve
+from guide.routes.lookup import AddressRead, Call, Document, resolve
 from guide.text import for_terminal
 
 

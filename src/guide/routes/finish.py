@@ -12,7 +12,7 @@ from guide.docroot.frontmatter import Parsed
 from guide.errors import AuthoringError, Problem
 from guide.forms.step import Fail, Render
 from guide.routes import skill_file
-from guide.routes.resolve import Call, Document
+from guide.routes.lookup import Call, Document
 
 RENDERS = "renders"
 """The build's memo of rendered texts: the same call with the same values it can see renders the same text until a file changes."""

@@ -1,6 +1,6 @@
 """Serve one read: resolve it (routes), take its forms to the person by a channel in the client's protocol era (channels, eras), finish it (routes).
 
-A read is a value (`guide.routes.resolve.Read`). What the event loop does is an
+A read is a value (`guide.routes.lookup.Read`). What the event loop does is an
 explicit question to the docroot's build: is what this read needs built? Then it
 is answered on the loop: the resolution was kept, the forms' step is pure, the
 rendered text was kept. Anything else (building the snapshot, resolving, reading
@@ -28,7 +28,7 @@ from guide.forms.keywords import request_budget
 from guide.forms.step import Ask, Fail, Outcome, Render, Request
 from guide.render import MAX_OUTPUT
 from guide.routes.finish import document_text, finish, finished, keeps
-from guide.routes.resolve import AddressRead, Call, CommandRead, Document, Read, Resolved, resolve
+from guide.routes.lookup import AddressRead, Call, CommandRead, Document, Read, Resolved, resolve
 from guide.server import metrics, work
 from guide.server.channels import Channel, Channels
 from guide.server.eras import Era, Eras, Pending

@@ -25,7 +25,7 @@ from mcp_types import TextContent
 from guide.errors import StateError
 from guide.forms import state
 from guide.forms.step import Answer, Outcome, Request, step
-from guide.routes.resolve import AddressRead
+from guide.routes.lookup import AddressRead
 from guide.server.channels.app import OPEN_TOOL, PAGE_URI, SUBMIT_TOOL
 from guide.server.channels.app_state import seal, unseal
 from guide.server.channels.base import Declared
