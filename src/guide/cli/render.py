@@ -84,7 +84,7 @@ def render(uri: str, docroot: Path, project: Path | None, values: list[str], ans
         request = found.request(can_elicit=True, active_phase=phase)
         outcome, replies = _answered(request, FileAnswers(given))
         reports = explain(request, outcome, replies=replies)
-    return _finished(found, outcome, reports, phase)
+    return _rendering(found, outcome, reports, phase)
 
 
 def _answered(request: Request, answers: FileAnswers) -> tuple[Outcome, dict[str, str]]:
@@ -109,7 +109,7 @@ def _answered(request: Request, answers: FileAnswers) -> tuple[Outcome, dict[str
         progress = outcome.progress
 
 
-def _finished(call: Call, outcome: Outcome, reports: list[FormReport], phase: str | None) -> Rendering:
+def _rendering(call: Call, outcome: Outcome, reports: list[FormReport], phase: str | None) -> Rendering:
     if isinstance(outcome, Fail):
         return Rendering(None, reports, outcome.message)
     return Rendering(finish(call, outcome, phase), reports)

@@ -69,7 +69,7 @@ def finish(call: Call, outcome: Render | Fail, active_phase: str | None, *, max_
     A skill read as `skill://<name>/SKILL.md` is served with its frontmatter, and
     when only forms could give its values, as a `SKILL.md` saying what it needs (C3).
     """
-    found = finished(call, outcome, active_phase)
+    found = rendered_before(call, outcome, active_phase)
     if found is not MISSING:
         return found
     entrypoint, built = call.entrypoint, call.built
@@ -117,7 +117,7 @@ def _read(docroot: Docroot, document: Document) -> str:
         raise AuthoringError([Problem(path=document.path, message=f"file {error}")]) from None
 
 
-def finished(call: Call, outcome: Render | Fail, active_phase: str | None) -> Any:
+def rendered_before(call: Call, outcome: Render | Fail, active_phase: str | None) -> Any:
     """The rendered text if it was rendered before in this snapshot (`MISSING` if not); a failed outcome raises."""
     if isinstance(outcome, Fail):
         if call.skill_file and outcome.kind == "missing":

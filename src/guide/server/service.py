@@ -27,7 +27,7 @@ from guide.errors import GuideError
 from guide.forms.keywords import request_budget
 from guide.forms.step import Ask, Fail, Outcome, Render, Request
 from guide.render import MAX_OUTPUT
-from guide.routes.finish import document_text, finish, finished, keeps
+from guide.routes.finish import document_text, finish, keeps, rendered_before
 from guide.routes.lookup import AddressRead, Call, CommandRead, Document, Read, Resolved, resolve
 from guide.server import metrics, work
 from guide.server.channels import Channel, Channels
@@ -133,7 +133,7 @@ class Service:
         return rendered(text)
 
     async def _finish(self, call: Call, outcome: Render | Fail, phase: str | None) -> str:
-        text = finished(call, outcome, phase)
+        text = rendered_before(call, outcome, phase)
         if text is MISSING:
             text = await work.off_loop(partial(finish, call, outcome, phase, max_output=self.max_output))
         return text
