@@ -12,11 +12,11 @@ and all of a request's checks share one time budget (`keywords.request_budget`).
 """
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from anyio import CapacityLimiter
 from fastmcp import Context
@@ -31,12 +31,13 @@ from guide.routes.finish import document_text, finish, keeps, rendered_before
 from guide.routes.lookup import AddressRead, Call, CommandRead, Document, Read, Resolved, resolve
 from guide.server import metrics, work
 from guide.server.channels import Channel, Channels
-from guide.server.eras import Era, Eras, Pending
+from guide.server.eras import Era, Eras, Opening, Pending
 from guide.server.errors import guarded
 from guide.server.metrics import Metrics
 from guide.server.sizes import check_sendable
 from guide.text import clip
 
+T = TypeVar("T")
 ANSWER_TIMEOUT = 600.0
 """Seconds a legacy read waits for the client to answer one form before it fails (people answer forms slowly)."""
 RESOLVED = "resolved"
@@ -52,6 +53,16 @@ class _Refused:
     """A read that resolved to an error, kept so the same read fails the same way without resolving again."""
 
     error: GuideError
+
+
+@dataclass(frozen=True)
+class _Round:
+    """One request of a read (a round, on 2026-07-28), with the era and the channel picked for it once."""
+
+    ctx: Context
+    read: Read
+    era: Era
+    channel: Channel
 
 
 @dataclass(frozen=True)
@@ -80,16 +91,20 @@ class Service:
         `rendered` wraps the text of a rendered entrypoint (a resource read marks it as never to be cached).
         The era and the channel are chosen here, once per read.
         """
-        era, channel = self.eras.for_request(ctx), self.channels.for_request(ctx)
+        served = _Round(ctx, read, self.eras.for_request(ctx), self.channels.for_request(ctx))
         sent = partial(_sendable, ctx, read, 2 if tool else 1)  # the tool's result carries its text twice (content and structured)
-        return await guarded(lambda: self._observed(ctx, read, sent, rendered, era, channel), era.error, tool=tool)
+        return await guarded(lambda: self._observed(served, sent, rendered), served.era.error, tool=tool)
 
-    async def _observed(self, ctx: Context, read: Read, sent: Callable[[str], str], rendered: Callable[[str], Any], era: Era, channel: Channel) -> Any:
-        with self.metrics.reading(read, era.name, channel.name):
-            found = await self._found(read)
+    async def guarded(self, ctx: Context, work: Callable[[], Awaitable[T]], *, tool: bool = False) -> T:
+        """Run a request's `work` outside `read` (the App form's rounds), its Guide errors said as the request's era says them."""
+        return await guarded(work, self.eras.for_request(ctx).error, tool=tool)
+
+    async def _observed(self, served: _Round, sent: Callable[[str], str], rendered: Callable[[str], Any]) -> Any:
+        with self.metrics.reading(served.read, served.era.name, served.channel.name):
+            found = await self._found(served.read)
             if not isinstance(found, Call):
                 return sent(found)
-            return await self._call(ctx, read, found, lambda text: rendered(sent(text)), era, channel)
+            return await self._call(served, found, lambda text: rendered(sent(text)))
 
     async def _found(self, read: Read) -> str | Call:
         """What `read` names in the current snapshot: text (help, a document), or a call to drive; a refused read raises."""
@@ -111,24 +126,26 @@ class Service:
         known, phase = self.docroot.peek_phase(call.built)
         return phase if known else await work.off_loop(self.docroot.active_phase, call.built)
 
-    async def _call(self, ctx: Context, read: Read, call: Call, rendered: Callable[[str], Any], era: Era, channel: Channel) -> Any:
+    async def _call(self, served: _Round, call: Call, rendered: Callable[[str], Any]) -> Any:
         phase = await self._phase(call)
-        fresh = (read, channel.name, phase) if not era.continues(ctx) else None
+        opening, channel = served.era.opening(served.ctx), served.channel
+        fresh = (served.read, channel.name, phase) if not opening.continues else None
         text = call.built.recall(ANSWERED, fresh) if fresh is not None else MISSING
         if text is not MISSING:
             return rendered(text)
         request = call.request(can_elicit=channel.asks, active_phase=phase)
         with _pattern_budget(request):
-            outcome = await self._step(request, partial(era.opening(ctx), request))  # the pure first step: no file, no build
+            outcome = await self._step(request, partial(opening.step, request))  # the pure first step: no file, no build
             if isinstance(outcome, Ask):
                 fresh = None  # what the person answers decides the text
-                outcome = await channel.carry(ctx, era, request, outcome, answer_timeout=self.answer_timeout, stepping=partial(self._step, request))
+                outcome = await channel.carry(served.ctx, served.era, request, outcome, answer_timeout=self.answer_timeout,
+                                              stepping=partial(self._step, request))
                 if isinstance(outcome, Pending):
                     metrics.ended("asked")
                     return rendered(outcome.reply) if isinstance(outcome.reply, str) else outcome.reply
         text = await self._finish(call, outcome, phase)
         # The same read, fresh, renders the same text until a file changes; a read bringing what no template prints is not kept.
-        if fresh is not None and read.size <= KEPT_LENGTH and keeps(call):
+        if fresh is not None and served.read.size <= KEPT_LENGTH and keeps(call):
             call.built.remember(ANSWERED, fresh, text)
         return rendered(text)
 
@@ -138,10 +155,10 @@ class Service:
             text = await work.off_loop(partial(finish, call, outcome, phase, max_output=self.max_output))
         return text
 
-    async def step(self, read: Read, resume: Callable[[Request], Outcome]) -> str | Asking:
+    async def step(self, read: Read, opening: Opening) -> str | Asking:
         """One round of an interaction held outside the protocol (the App form's): the text `read` renders, or the forms it asks.
 
-        `resume` is the round's pure step (from nothing, or from a state and answers).
+        `opening` is where the round starts (nothing, or a state and answers).
         The person is asked (`can_elicit`), so defaults are offered, not applied.
         """
         found = await self._found(read)
@@ -150,7 +167,7 @@ class Service:
         phase = await self._phase(found)
         request = found.request(can_elicit=True, active_phase=phase)
         with _pattern_budget(request):
-            outcome = await self._step(request, partial(resume, request))
+            outcome = await self._step(request, partial(opening.step, request))
         if isinstance(outcome, Ask):
             return Asking(request, outcome)
         return await self._finish(found, outcome, phase)
