@@ -1,13 +1,14 @@
-"""The era of a request is picked once and carried with it (issue 28)."""
+"""The era of a request is picked once and carried; a refused read raises an error of its own each time (issue 28)."""
 
 import copy
 
-from e2e_support import read
+from e2e_support import read, read_error
 from fastmcp import Client
 from mcp.client import advertise
 
+from guide.server.app import create_server
 from guide.server.channels.app import OPEN_TOOL, SUBMIT_TOOL
-from guide.server.eras import Eras
+from guide.server.eras import KINDS, Eras
 from guide.server.service import Service
 
 APPS = {"mimeTypes": ["text/html;profile=mcp-app"]}
@@ -46,3 +47,17 @@ async def test_an_app_form_round_picks_its_era_once(server, monkeypatch, mode):
     assert done.structured_content["text"].strip() == "REVIEW mode=uncommitted reference= extra="
     assert len(picks) == 2
 
+
+async def test_each_refused_read_raises_an_error_of_its_own(docroot, connect, monkeypatch):
+    server = create_server(docroot.root, project=docroot.project, watch=False)  # no watcher: the second read finds the first one's build
+    raised = [counted(monkeypatch, kind, "error") for kind in KINDS]
+    async with connect(server) as client:
+        first = await read_error(client, "guide://_nosuch")
+        second = await read_error(client, "guide://_nosuch")
+    assert first.error.message.startswith("no command nosuch") and first.error.message == second.error.message
+    errors = [error for calls in raised for (error,) in calls]
+    assert len(errors) == 2
+    # The second read is answered from what the first kept; it still raises a new object, so no
+    # request's traceback or context ends up on another's error (nor on the kept one).
+    assert errors[0] is not errors[1]
+    assert errors[0].__traceback__ is not errors[1].__traceback__

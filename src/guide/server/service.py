@@ -52,7 +52,24 @@ KEPT_LENGTH = 1024
 class _Refused:
     """A read that resolved to an error, kept so the same read fails the same way without resolving again."""
 
-    error: GuideError
+    kept: GuideError
+    """Never raised itself: kept requests apart (no traceback holding one request's frames, no context)."""
+
+    @classmethod
+    def of(cls, error: GuideError) -> "_Refused":
+        """Keep what `error` says, without the frames and context of the request that raised it."""
+        return cls(_copy(error))
+
+    def error(self) -> GuideError:
+        """A fresh error saying what the kept one says, for one request to raise."""
+        return _copy(self.kept)
+
+
+def _copy(error: GuideError) -> GuideError:
+    """`error`'s message and attributes in a new exception object, never raised (no traceback, cause or context)."""
+    fresh = type(error).__new__(type(error), *error.args)
+    fresh.__dict__.update(error.__dict__)
+    return fresh
 
 
 @dataclass(frozen=True)
@@ -112,7 +129,7 @@ class Service:
         if found is MISSING:
             found = await work.off_loop(self._resolve, read)
         if isinstance(found, _Refused):
-            raise found.error.with_traceback(None)
+            raise found.error()
         if isinstance(found, str):
             metrics.resolved("help")
             return found
@@ -189,7 +206,7 @@ class Service:
         try:
             found: Resolved | _Refused = resolve(built, read)
         except GuideError as error:
-            found = _Refused(error)
+            found = _Refused.of(error)
         return built.remember(RESOLVED, read, found) if read.size <= KEPT_LENGTH else found
 
 
