@@ -4,7 +4,7 @@ import pytest
 
 from forms.conftest import declared, form
 from guide.forms import state
-from guide.forms.resolve import Answer, Ask, Fail, Progress, Render, Request, step
+from guide.forms.step import Answer, Ask, Fail, Progress, Render, Request, step
 from guide.forms.url_step import MAX_LINK_LENGTH, UrlQuestion, link_problem, render_link
 
 HOSTS = ("accounts.example.com", "*.example.org")

@@ -11,10 +11,10 @@ from guide.cli.explain import REFUSED, UNMENTIONED, FormReport, explain
 from guide.cli.inputs import NO_FIELDS, FileAnswers, check_form_ids, read_answers, with_values
 from guide.docroot.folder import Docroot
 from guide.errors import GuideError
-from guide.forms.resolve import Answer, Ask, Fail, Outcome, Progress, Question, Request, step
+from guide.forms.step import Answer, Ask, Fail, Outcome, Progress, Question, Request, step
 from guide.forms.url_step import UrlQuestion
 from guide.routes.finish import document_text, finish
-from guide.routes.resolve import AddressRead, Call, Document, resolve
+from guide.routes.lookup import AddressRead, Call, Document, resolve
 from guide.text import for_terminal
 
 
@@ -86,7 +86,7 @@ def render(uri: str, docroot: Path, project: Path | None, values: list[str], ans
         request = found.request(can_elicit=True, active_phase=phase, url_mode=True)  # the file answers URL steps too
         outcome, replies = _answered(request, FileAnswers(given))
         reports = explain(request, outcome, replies=replies)
-    return _finished(found, outcome, reports, phase)
+    return _rendering(found, outcome, reports, phase)
 
 
 def _answered(request: Request, answers: FileAnswers) -> tuple[Outcome, dict[str, str]]:
@@ -118,7 +118,7 @@ def _shown(question: Question | UrlQuestion) -> tuple[str, dict[str, Any]]:
     return question.message, dict(question.schema)
 
 
-def _finished(call: Call, outcome: Outcome, reports: list[FormReport], phase: str | None) -> Rendering:
+def _rendering(call: Call, outcome: Outcome, reports: list[FormReport], phase: str | None) -> Rendering:
     if isinstance(outcome, Fail):
         return Rendering(None, reports, outcome.message)
     return Rendering(finish(call, outcome, phase), reports)

@@ -1,6 +1,6 @@
 """What one step of an interaction takes and gives (C7): the progress so far, the client's answers, the questions and the outcomes.
 
-`guide.forms.resolve.step` returns an `Outcome`: `Render`, `Ask` or `Fail`
+`guide.forms.step.step` returns an `Outcome`: `Render`, `Ask` or `Fail`
 (`guide.forms.failure`). The records are plain and frozen; nothing here decides.
 """
 

@@ -19,7 +19,7 @@ from guide.docroot.built import MISSING
 from guide.docroot.folder import Docroot, DocrootGone
 from guide.errors import GuideError
 from guide.forms.fields import Field
-from guide.forms.resolve import offered_choices
+from guide.forms.step import offered_choices
 from guide.protocol import ROUTE_PROMPT
 from guide.server import work
 from guide.server.errors import one_line

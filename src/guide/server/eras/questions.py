@@ -11,7 +11,7 @@ from typing import Any
 
 from mcp_types import ElicitRequest, ElicitRequestFormParams, ElicitRequestURLParams
 
-from guide.forms.resolve import Answer, Question
+from guide.forms.step import Answer, Question
 from guide.forms.url_step import UrlQuestion
 from guide.protocol import FORM_META
 from guide.server import metrics
