@@ -94,6 +94,9 @@ def test_c5_url_a_rendered_link_off_the_list_is_a_one_line_failure():
     ("http://accounts.example.com/", "uses http on accounts.example.com"),
     ("https://example.org/", "goes to host example.org, which is not listed"),
     ("https://accounts.example.com.evil.test/", "goes to host accounts.example.com.evil.test, which is not listed"),
+    # A browser reads a backslash as a slash: this link opens evil.test, though its text ends in a listed domain.
+    ("https://evil.test\\.accounts.example.org/", "holds a backslash"),
+    ("https://evil.test%2F.accounts.example.org/", "is not a plain host name"),
 ])
 def test_c5_url_link_problems(link, problem):
     assert problem in link_problem(link, HOSTS)

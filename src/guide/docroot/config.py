@@ -104,7 +104,7 @@ def _url_hosts(entries: Any, problem: Any) -> tuple[str, ...]:
         if found:
             problem(("url-hosts",), f"`url-hosts`: {found}")
         else:
-            hosts.append(entry.strip("[]"))
+            hosts.append(entry.strip("[]").lower())  # as a link's host reads (an IPv6 address in lower case)
     return tuple(hosts)
 
 

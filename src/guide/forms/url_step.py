@@ -32,7 +32,9 @@ MAX_LINK_LENGTH = 8192
 """The most characters a rendered link may have; the render stops as soon as it passes them."""
 LINK_ROOTS = frozenset({"kwargs", "args", "elicitation", "."})
 """What a link template may look up (C9's names known when a step is asked)."""
-_HOST_ENTRY = re.compile(r"(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*")
+_HOST_NAME = r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*"
+_HOST_ENTRY = re.compile(rf"(\*\.)?{_HOST_NAME}")
+_HOST = re.compile(rf"{_HOST_NAME}\.?")
 _LOOPBACK_NAMES = frozenset({"localhost"})
 
 
@@ -105,6 +107,8 @@ def link_problem(link: str, hosts: Sequence[str]) -> str | None:
     """Why `link` may not be sent (None when it may): its scheme, user part or host."""
     if any(character.isspace() or ord(character) < 32 or ord(character) == 127 for character in link):
         return "holds white space or control characters; percent-encode them ({{name}} does)"
+    if "\\" in link:
+        return "holds a backslash, which a browser reads as a slash (the host it opens is not the one written); percent-encode it"
     try:
         parts = urlsplit(link)
         host = parts.hostname or ""
@@ -118,6 +122,8 @@ def link_problem(link: str, hosts: Sequence[str]) -> str | None:
         return "names no host; accepted: https://<host listed under url-hosts>/..."
     if parts.username is not None or parts.password is not None:
         return "carries a user name or password before its host; a link never does (it hides the host it goes to)"
+    if not _HOST.fullmatch(host) and _ip(host) is None:
+        return f"names host {clip(host, 80)}, which is not a plain host name (letters, digits, '-' and '.') or an IP address"
     if scheme == "http" and not is_loopback(host):
         return f"uses http on {clip(host, 80)}; http is accepted on a loopback host only (localhost, 127.0.0.1, ::1), else use https"
     if not host_listed(host, hosts):
