@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 from forms.conftest import declared
 from guide.forms import state
 from guide.forms.step import Answer, Ask, Fail, Render, Request, step
+from guide.forms.url_step import UrlQuestion, link_problem
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 CHOICES = ["a", "b", "c"]
@@ -54,6 +55,11 @@ def scenarios(draw):
     kinds = {}
     elicitation = {}
     for index in range(draw(st.sampled_from([1, 2, 3, 3, 4, 4]))):
+        if draw(st.integers(0, 4)) == 0:  # a URL-mode form (C5), its link over the fields before it
+            query = "&".join(f"{name}={{{{kwargs.{name}}}}}" for name in sorted(kinds))
+            elicitation[f"form{index}"] = {"mode": "url", "message": f"Open {index}.", "url": f"https://accounts.example.com/{index}?{query}",
+                                           **({"fallback": "render"} if draw(st.booleans()) else {})}
+            continue
         properties = {}
         for position, kind in enumerate(draw(st.lists(st.sampled_from(["choice", "text", "count", "ratio", "flag", "multi"]), min_size=1, max_size=3))):
             name = f"f{index}{position}"
@@ -72,10 +78,11 @@ def scenarios(draw):
         elicitation[f"form{index}"] = declaration
     form_set = declared(elicitation)
     keyword_values = {}
-    for name in draw(st.lists(st.sampled_from(sorted(kinds)), unique=True, max_size=2)):
+    for name in draw(st.lists(st.sampled_from(sorted(kinds)), unique=True, max_size=2)) if kinds else ():
         keyword_values[name] = draw(valid_values(kinds[name]))
     keywords = {name: (as_text(kinds[name], value),) for name, value in keyword_values.items()}
-    request = Request("c", form_set, keywords, can_elicit=draw(st.integers(0, 4)) > 0)
+    request = Request("c", form_set, keywords, can_elicit=draw(st.integers(0, 4)) > 0, url_mode=draw(st.booleans()),
+                      url_hosts=("accounts.example.com",))
     return request, kinds, keyword_values
 
 
@@ -164,3 +171,16 @@ def test_c8_state_round_trip_keeps_progress(scenario, data):
     request, kinds, _ = scenario
     for outcome in drive(request, kinds, data)[:-1]:
         assert state.decode(state.encode(request, outcome.progress), request) == outcome.progress
+
+
+@SETTINGS
+@given(scenarios(), st.data())
+def test_c5_url_a_link_is_asked_only_of_a_client_that_opens_links_after_the_forms_before_it(scenario, data):
+    request, kinds, _ = scenario
+    order = [form.id for form in request.forms.forms]
+    for outcome in drive(request, kinds, data)[:-1]:
+        links = [question for question in outcome.questions if isinstance(question, UrlQuestion)]
+        assert request.url_mode or not links
+        for link in links:
+            assert link_problem(link.url, request.url_hosts) is None
+            assert outcome.questions[0] is link or order.index(outcome.questions[0].form) > order.index(link.form)
