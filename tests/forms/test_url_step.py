@@ -112,3 +112,9 @@ def test_c5_url_a_link_stops_at_its_length_cap_and_calls_no_method():
     with pytest.raises(ValueError, match=f"longer than {MAX_LINK_LENGTH} characters"):
         render_link("https://accounts.example.com/{{kwargs.a}}{{kwargs.a}}", {"kwargs": {"a": "x" * MAX_LINK_LENGTH}}, HOSTS)
     assert render_link("https://accounts.example.com/{{kwargs.get}}{{kwargs.a.upper}}", {"kwargs": {"a": "x"}}, HOSTS) == "https://accounts.example.com/"
+
+
+def test_c7_12_url_the_agent_gets_a_link_that_names_nothing_unknown_before_it_is_due():
+    forms = {"target": FORMS["target"], "page": {"mode": "url", "message": "Page.", "url": "https://accounts.example.com/static"}}
+    failed = step(request(forms, can_elicit=False, url_mode=False))
+    assert [(question.form, question.url) for question in failed.questions] == [("target", None), ("page", "https://accounts.example.com/static")]

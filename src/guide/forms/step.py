@@ -17,7 +17,7 @@ from guide.forms.failure import ADDRESS, Fail, Need, Reason, Route, described, f
 from guide.forms.fields import Field
 from guide.forms.outcomes import Answer, Ask, Outcome, Progress, Question, Render
 from guide.forms.questions import missing, person_questions, when_status
-from guide.forms.url_step import LinkRefused, UrlQuestion, link_context, render_link, unopened
+from guide.forms.url_step import LinkRefused, UrlQuestion, link_context, named_fields, render_link, unopened
 from guide.forms.values import Invalid, is_unresolved, normalise_answer, normalise_text, problems, text_length
 from guide.spelling import near_miss
 from guide.text import clip
@@ -327,7 +327,8 @@ class _Interaction:
             return self.settle_links() or self.render()
         needs = sorted({wanted.keyword: wanted for wanted in self._missing(pending)}.values(), key=lambda wanted: wanted.keyword)
         request = self.request
-        ready = {form.id for form in pending}  # a URL step still waiting on forms before it has no link to give yet
+        # A link is shown once it is due or every field it names is known; before, it would go out half made.
+        ready = {form.id for form in pending} | {form.id for form in self.forms if named_fields(form.url or "") <= self.known.keys()}
         shown = lambda form: link if form.id in ready and isinstance(link := self.link(form), str) else None  # noqa: E731
         asked = person_questions(self.forms, given, done, lambda form, field: field_need(request, form, field), shown)
         return missing(request.entrypoint, request.args, request.keywords, needs, asked, request.route)

@@ -36,6 +36,7 @@ _HOST_NAME = r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*"
 _HOST_ENTRY = re.compile(rf"(\*\.)?{_HOST_NAME}")
 _HOST = re.compile(rf"{_HOST_NAME}\.?")
 _LOOPBACK_NAMES = frozenset({"localhost"})
+_NAMED = re.compile(r"\bkwargs\.([A-Za-z0-9][A-Za-z0-9_-]*)")
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,11 @@ def form_mode_issues(declaration: Mapping[str, Any]) -> list[tuple[tuple[str, ..
     if "url" in declaration:
         return [(("url",), "`url` belongs to a `mode: url` form; add `mode: url` (and remove `schema`) or remove `url`")]
     return []
+
+
+def named_fields(template: str) -> set[str]:
+    """The fields a link template names (`kwargs.<name>`), wherever it names them."""
+    return set(_NAMED.findall(template))
 
 
 def link_context(known: Mapping[str, Any], args: Sequence[str], opened: Collection[str], defaulted: Collection[str]) -> dict[str, Any]:
