@@ -22,7 +22,7 @@ import time
 import traceback
 from pathlib import Path
 
-from bench.common import REPO, Config, log, quiet
+from bench.harness.common import REPO, Config, log, quiet
 
 IDS = ("B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "B10")
 
@@ -53,8 +53,8 @@ def _machine() -> dict:
 
 
 async def _run_all(config: Config, out: Path, only: set[str]) -> dict[str, dict]:
-    from bench import b1_static, b2_flow, b3_core, b4_scale, b5_watch, b6_state, b7_http, b8_listing, b9_start, b10_restart
-    from bench.docroot_gen import generate
+    from bench.harness.docroot_gen import generate
+    from bench.suite import b1_static, b2_flow, b3_core, b4_scale, b5_watch, b6_state, b7_http, b8_listing, b9_start, b10_restart
     from guide.docroot.store.disk import CACHE_DIR_VARIABLE
 
     results: dict[str, dict] = {}
@@ -190,7 +190,7 @@ def table(results: dict[str, dict]) -> list[list[str]]:
 
 
 def _b8_rows(r: dict) -> list[list[str]]:
-    from bench.b8_listing import TARGET_FIRST, TARGET_RSS, TARGET_SECOND
+    from bench.suite.b8_listing import TARGET_FIRST, TARGET_RSS, TARGET_SECOND
 
     rows = []
     labels = {"first_s": ("first listing", "s", TARGET_FIRST), "second_s": ("second listing", "s", TARGET_SECOND),

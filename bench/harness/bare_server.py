@@ -1,4 +1,4 @@
-"""The bare FastMCP server of B7 and B9: `python -m bench.bare_server --text-file F [--transport stdio | --port P]`.
+"""The bare FastMCP server of B7 and B9: `python -m bench.harness.bare_server --text-file F [--transport stdio | --port P]`.
 
 It serves `guide://_static` (the text of F) and nothing else, over HTTP (B7) or stdio (B9).
 """
@@ -6,7 +6,7 @@ It serves `guide://_static` (the text of F) and nothing else, over HTTP (B7) or 
 import argparse
 from pathlib import Path
 
-from bench.baselines import static_server
+from bench.harness.baselines import static_server
 
 
 def main() -> None:

@@ -8,7 +8,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 EXAMPLE_DOCROOT = REPO / "src" / "guide" / "examples" / "docroot"
 ERAS = ("legacy", "2026-07-28")
 

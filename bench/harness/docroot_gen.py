@@ -388,7 +388,7 @@ def _write(path: Path, text: str) -> None:
     path.write_text(textwrap.dedent(text) if text.startswith(" ") else text, encoding="utf-8")
 
 
-if __name__ == "__main__":  # pragma: no cover - manual use: python -m bench.docroot_gen DIR N
+if __name__ == "__main__":  # pragma: no cover - manual use: python -m bench.harness.docroot_gen DIR N
     import sys
 
     print(generate(Path(sys.argv[1]), int(sys.argv[2])))

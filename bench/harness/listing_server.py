@@ -1,4 +1,4 @@
-"""The B8 baseline: `python -m bench.listing_server ITEMS.json` serves ready-made listings over stdio.
+"""The B8 baseline: `python -m bench.harness.listing_server ITEMS.json` serves ready-made listings over stdio.
 
 ITEMS.json holds what Guide listed for a docroot (resources, templates and
 prompts, as the client received them). The server builds every component once,

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from fastmcp.client.transports import StdioTransport
 
-from bench.common import REPO, child_env
+from bench.harness.common import REPO, child_env
 
 
 def serve_transport(docroot: Path, project: Path, log_file: Path, env: Mapping[str, str] | None = None) -> StdioTransport:

@@ -1,4 +1,4 @@
-"""The App form (C7.12 b) against native forms, in one run: `python -m bench.app_form [--smoke] [--out DIR]`.
+"""The App form (C7.12 b) against native forms, in one run: `python -m bench.probes.app_form [--smoke] [--out DIR]`.
 
 1. A round trip of one form, both eras: the App (a read that says to open the form,
    `open_form`, one `submit_form` that renders) against the same flow by native
@@ -23,8 +23,8 @@ from pathlib import Path
 from fastmcp import Client
 from mcp.client import advertise
 
-from bench.common import ERAS, quiet
-from bench.measure import compare, interleave_async, summary
+from bench.harness.common import ERAS, quiet
+from bench.harness.measure import compare, interleave_async, summary
 from guide.server.app import create_server
 from guide.server.channels.app import OPEN_TOOL, SUBMIT_TOOL
 from guide.server.channels.app_tools import page
@@ -137,7 +137,7 @@ async def first_load(rounds: int) -> dict:
 
 
 async def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench.app_form", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.probes.app_form", description=__doc__.splitlines()[0])
     parser.add_argument("--smoke", action="store_true", help="a few rounds only (checks that it runs)")
     parser.add_argument("--out", type=Path, help="a folder for app_form.json")
     options = parser.parse_args()

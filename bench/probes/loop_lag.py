@@ -1,6 +1,6 @@
 """A timer probe on a benchmarked server's event loop: how late a 5 ms sleep wakes is how long the loop was held.
 
-    python -m bench.loop_lag DOCROOT PROJECT PORT LAG_FILE [PAGE_SIZE]
+    python -m bench.probes.loop_lag DOCROOT PROJECT PORT LAG_FILE [PAGE_SIZE]
 
 serves DOCROOT as `guide serve --transport http --host 127.0.0.1 --port PORT`
 does, with the probe on its event loop. On SIGUSR1 the probe appends a summary

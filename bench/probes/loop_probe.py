@@ -1,10 +1,10 @@
 """Event-loop probe: how long one request holds the server's event loop right after an edit, at 5,000 entrypoints.
 
-    python -m bench.loop_probe                 # the recorded run (BENCHMARKS.md)
-    python -m bench.loop_probe --smoke         # a tiny version of the same run
+    python -m bench.probes.loop_probe                 # the recorded run (BENCHMARKS.md)
+    python -m bench.probes.loop_probe --smoke         # a tiny version of the same run
 
 One `guide serve --transport http` server on 127.0.0.1 (started as `guide serve`
-starts it, with a timer probe on its event loop: `bench.loop_lag`) serves a
+starts it, with a timer probe on its event loop: `bench.probes.loop_lag`) serves a
 generated docroot with its parses kept. For each request kind (a document read,
 a command read, `skills/list`, help, a completion, a full resource listing, one
 page of it), after each kind of edit (a command written in place, or a new file
@@ -36,10 +36,10 @@ from fastmcp import Client
 from fastmcp.skills.client import SkillsClientExtension
 from mcp_types import PromptReference
 
-from bench.common import child_env, log, quiet
-from bench.docroot_gen import generate
-from bench.loop_lag import probed_lags
-from bench.procs import free_port, running
+from bench.harness.common import child_env, log, quiet
+from bench.harness.docroot_gen import generate
+from bench.harness.procs import free_port, running
+from bench.probes.loop_lag import probed_lags
 
 TARGET_MS = 25.0
 TARGET_RATIO = 5.0
@@ -142,7 +142,7 @@ async def run(plan: Plan, workdir: Path) -> dict:
         label = f"pages of {page}" if page else "one page"
         port, lag_file = free_port(), workdir / f"lags-{page}.jsonl"
         url = f"http://127.0.0.1:{port}/mcp"
-        command = [sys.executable, "-m", "bench.loop_lag", str(root), str(workdir), str(port), str(lag_file), str(page)]
+        command = [sys.executable, "-m", "bench.probes.loop_lag", str(root), str(workdir), str(port), str(lag_file), str(page)]
         with running(command, workdir / f"server-{page}.log", env=env) as server:
             await _healthy(port, server)
             figures[label] = await measure(url, server, lag_file, root, info, plan, plan.repeats if page == 0 else 1)
@@ -171,7 +171,7 @@ def _met(figure: dict) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the probe and print its table."""
-    parser = argparse.ArgumentParser(prog="python -m bench.loop_probe", description="How long one request holds the event loop after an edit.")
+    parser = argparse.ArgumentParser(prog="python -m bench.probes.loop_probe", description="How long one request holds the event loop after an edit.")
     parser.add_argument("--smoke", action="store_true", help="a tiny version of the run")
     parser.add_argument("--entrypoints", type=int, default=5000)
     parser.add_argument("--repeats", type=int, default=3)

@@ -1,4 +1,4 @@
-"""Run a Python module under pyinstrument, in segments: `python -m bench.profiled OUTDIR MODULE [ARGS...]`.
+"""Run a Python module under pyinstrument, in segments: `python -m bench.probes.profiled OUTDIR MODULE [ARGS...]`.
 
 The profile is cut into segments whenever the process receives SIGUSR1 (a
 driver sends it between phases, e.g. after the first listing) and once more at

@@ -1,16 +1,16 @@
-"""Profile what B8-B10 time: `python -m bench.profiles [--size N] [--docroot DIR] [--out DIR]`.
+"""Profile what B8-B10 time: `python -m bench.probes.profiles [--size N] [--docroot DIR] [--out DIR]`.
 
 Four profiles of real processes over stdio (pyinstrument, through
-`bench.profiled`), each cut into segments at the phases the benchmarks time:
+`bench.probes.profiled`), each cut into segments at the phases the benchmarks time:
 
 - guide-listing: segment 0 start to connected, 1 first full listing, 2 second listing (B8, B10)
-- baseline-listing: the same for `bench.listing_server` with Guide's items (B8's floor)
+- baseline-listing: the same for `bench.harness.listing_server` with Guide's items (B8's floor)
 - guide-help: segment 0 start to the answer of a first `guide://_help` read (B9)
 - check: `guide check` (B10)
 
 Every Guide process gets an empty parse cache (with `--primed`, the listing and
 help servers get the parses a `guide check` kept, as after a restart). Each segment's files are
-described in `bench/profiled.py`; the sums by library are printed at the end,
+described in `bench/probes/profiled.py`; the sums by library are printed at the end,
 for the main thread (the event loop: FastMCP's part of a listing) and for the
 work Guide's requests ran in worker threads (Guide's part).
 """
@@ -29,10 +29,10 @@ from pathlib import Path
 
 from fastmcp import Client
 
-from bench.b8_listing import guide_cache_env, items_of, list_all
-from bench.common import REPO, log, project_dir, quiet
-from bench.docroot_gen import generate
-from bench.procs import child_pid, python_transport, timed_run
+from bench.harness.common import REPO, log, project_dir, quiet
+from bench.harness.docroot_gen import generate
+from bench.harness.procs import child_pid, python_transport, timed_run
+from bench.suite.b8_listing import guide_cache_env, items_of, list_all
 
 
 async def _cut(out: Path) -> None:
@@ -47,7 +47,7 @@ async def _cut(out: Path) -> None:
 
 
 async def _listing(out: Path, module_args: list[str], env: dict[str, str], log_file: Path) -> dict:
-    args = ["-m", "bench.profiled", str(out), *module_args]
+    args = ["-m", "bench.probes.profiled", str(out), *module_args]
     async with Client(python_transport(args, log_file, env)) as client:
         await _cut(out)
         listing = await list_all(client)
@@ -58,7 +58,7 @@ async def _listing(out: Path, module_args: list[str], env: dict[str, str], log_f
 
 
 async def _help(out: Path, module_args: list[str], env: dict[str, str], log_file: Path) -> None:
-    async with Client(python_transport(["-m", "bench.profiled", str(out), *module_args], log_file, env)) as client:
+    async with Client(python_transport(["-m", "bench.probes.profiled", str(out), *module_args], log_file, env)) as client:
         await client.read_resource("guide://_help")
         await _cut(out)
 
@@ -76,11 +76,11 @@ async def profile(root: Path, out: Path, workdir: Path, primed: bool = False) ->
     items = workdir / "items.json"
     items.write_text(json.dumps(items_of(listing)), encoding="utf-8")
     log("profiling the baseline's listing ...")
-    await _listing(out / "baseline-listing", ["bench.listing_server", str(items)], {}, workdir / "baseline.log")
+    await _listing(out / "baseline-listing", ["bench.harness.listing_server", str(items)], {}, workdir / "baseline.log")
     log("profiling start + first _help ...")
     await _help(out / "guide-help", serve, guide_cache_env(workdir, "help"), workdir / "serve.log")
     log("profiling guide check ...")
-    await timed_run([sys.executable, "-m", "bench.profiled", str(out / "check"), "guide", "check", str(root)], env=guide_cache_env(workdir, "check"))
+    await timed_run([sys.executable, "-m", "bench.probes.profiled", str(out / "check"), "guide", "check", str(root)], env=guide_cache_env(workdir, "check"))
     for summary in sorted(out.glob("*/segment-*.json")):
         data = json.loads(summary.read_text(encoding="utf-8"))
         if summary.stem.endswith("-workers") and not data["pieces"]:
@@ -91,7 +91,7 @@ async def profile(root: Path, out: Path, workdir: Path, primed: bool = False) ->
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench.profiles", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.probes.profiles", description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=10000, help="entrypoints of the generated docroot (default: 10000)")
     parser.add_argument("--docroot", type=Path, help="profile this docroot instead of generating one")
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "profiles", help="output folder")

@@ -1,7 +1,7 @@
 """Soak: mixed reads and interactions over streamable HTTP for N minutes; is the server's memory flat?
 
-    python -m bench.soak --minutes 10            # the recorded run (BENCHMARKS.md)
-    python -m bench.soak --minutes 0.2 --clients 2   # a quick check
+    python -m bench.probes.soak --minutes 10            # the recorded run (BENCHMARKS.md)
+    python -m bench.probes.soak --minutes 0.2 --clients 2   # a quick check
 
 One `guide serve --transport http` process on 127.0.0.1 serves the bundled example
 docroot. Clients in both protocol eras (FastMCP's `Client`, one HTTP session each)
@@ -34,8 +34,8 @@ from fastmcp.client.elicitation import ElicitResult
 from mcp import MCPError
 from mcp_types import PromptReference
 
-from bench.common import EXAMPLE_DOCROOT, quiet
-from bench.procs import free_port, http_serve_command, running
+from bench.harness.common import EXAMPLE_DOCROOT, quiet
+from bench.harness.procs import free_port, http_serve_command, running
 from guide.address import MAX_LENGTH
 from guide.server.errors import UNEXPECTED
 
@@ -202,7 +202,7 @@ async def soak(minutes: float, clients: int, warmup: float, every: float, workdi
 
 def main(argv: list[str] | None = None) -> int:
     """Run the soak; exit 1 if any request failed unexpectedly."""
-    parser = argparse.ArgumentParser(prog="python -m bench.soak", description="Mixed HTTP load for N minutes; reports the server's RSS slope.")
+    parser = argparse.ArgumentParser(prog="python -m bench.probes.soak", description="Mixed HTTP load for N minutes; reports the server's RSS slope.")
     parser.add_argument("--minutes", type=float, default=10.0, help="length of the run (default: 10)")
     parser.add_argument("--clients", type=int, default=4, help="concurrent client sessions, alternating eras (default: 4)")
     parser.add_argument("--warmup", type=float, default=None, help="minutes left out of the slope (default: a fifth of the run, at most 2)")

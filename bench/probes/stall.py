@@ -1,7 +1,7 @@
 """Stall: does a client sending the largest address Guide accepts slow down everybody else?
 
-    python -m bench.stall               # the recorded run (BENCHMARKS.md)
-    python -m bench.stall --smoke       # a few rounds
+    python -m bench.probes.stall               # the recorded run (BENCHMARKS.md)
+    python -m bench.probes.stall --smoke       # a few rounds
 
 One `guide serve --transport http` process on 127.0.0.1 serves the bundled
 example docroot. A victim client reads `guide://lang/python` again and again and
@@ -33,10 +33,10 @@ from pathlib import Path
 from fastmcp import Client
 from mcp import MCPError
 
-from bench.common import EXAMPLE_DOCROOT, quiet
-from bench.measure import summary
-from bench.procs import free_port, http_serve_command, running
-from bench.soak import wait_ready
+from bench.harness.common import EXAMPLE_DOCROOT, quiet
+from bench.harness.measure import summary
+from bench.harness.procs import free_port, http_serve_command, running
+from bench.probes.soak import wait_ready
 from guide.address import MAX_LENGTH
 
 VICTIM = "guide://lang/python"
@@ -127,7 +127,7 @@ async def _under(url: str, load: str, victim: Client, reads: int, counts: dict[s
 
 def main(argv: list[str] | None = None) -> int:
     """Run the stall benchmark and print its ratios."""
-    parser = argparse.ArgumentParser(prog="python -m bench.stall", description="A victim's read time while another client sends the largest input.")
+    parser = argparse.ArgumentParser(prog="python -m bench.probes.stall", description="A victim's read time while another client sends the largest input.")
     parser.add_argument("--smoke", action="store_true", help="two short rounds")
     parser.add_argument("--rounds", type=int, default=None, help="rounds of the three loads (default: 12)")
     parser.add_argument("--reads", type=int, default=None, help="victim reads per load per round (default: 40)")

@@ -1,8 +1,8 @@
 """Stress: listen streams that never read, an edit storm, sessions waiting on forms and readers, all at once, on loopback.
 
-    python -m bench.stress            # the recorded run (BENCHMARKS.md)
-    python -m bench.stress --smoke    # a tiny version of the same run
-    python -m bench.stress --hostile  # the run twice: healthy, then with issue 25's hostile files (bench.stress_hostile)
+    python -m bench.probes.stress            # the recorded run (BENCHMARKS.md)
+    python -m bench.probes.stress --smoke    # a tiny version of the same run
+    python -m bench.probes.stress --hostile  # the run twice: healthy, then with issue 25's hostile files (bench.probes.stress_hostile)
 
 One `guide serve --transport http` server on 127.0.0.1 (started as `guide serve`
 starts it, plus a timer probe on its event loop) serves a copy of the bundled
@@ -45,11 +45,11 @@ from fastmcp import Client
 from fastmcp.client.elicitation import ElicitResult
 from mcp import MCPError
 
-from bench.common import EXAMPLE_DOCROOT, log, quiet
-from bench.loop_lag import probed_lags, serve
-from bench.procs import free_port, running
-from bench.soak import rss_mb, wait_ready
-from bench.stress_hostile import CEILING_MB, compare, limit_address_space, print_comparison, restore, store_env, with_attacker, write_hostile
+from bench.harness.common import EXAMPLE_DOCROOT, log, quiet
+from bench.harness.procs import free_port, running
+from bench.probes.loop_lag import probed_lags, serve
+from bench.probes.soak import rss_mb, wait_ready
+from bench.probes.stress_hostile import CEILING_MB, compare, limit_address_space, print_comparison, restore, store_env, with_attacker, write_hostile
 
 RSS_TARGET = 1.2
 HOSTILE_BOUND = 600.0
@@ -206,7 +206,7 @@ async def connect_all(url: str, port: int, load: Load, told: Counter, done: asyn
 
 def serve_command(root: Path, project: Path, port: int, lag_file: Path, ceiling_mb: int = 0) -> list[str]:
     """The probed server over `root` on 127.0.0.1:`port` (with an address-space ceiling in MiB unless 0)."""
-    return [sys.executable, "-m", "bench.stress", "--serve", str(root), str(project), str(port), str(lag_file), str(ceiling_mb)]
+    return [sys.executable, "-m", "bench.probes.stress", "--serve", str(root), str(project), str(port), str(lag_file), str(ceiling_mb)]
 
 
 async def run(load: Load, workdir: Path, *, hostile: bool = False, ceiling_mb: int = 0) -> dict:
@@ -305,11 +305,11 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["--serve"]:
         if len(argv) > 5 and int(argv[5]):
             limit_address_space(int(argv[5]))
-        serve(argv[1], argv[2], int(argv[3]), argv[4])  # the probed server (bench.loop_lag)
+        serve(argv[1], argv[2], int(argv[3]), argv[4])  # the probed server (bench.probes.loop_lag)
         return 0
-    parser = argparse.ArgumentParser(prog="python -m bench.stress", description="Listen streams, an edit storm, waiting sessions and readers at once.")
+    parser = argparse.ArgumentParser(prog="python -m bench.probes.stress", description="Listen streams, an edit storm, waiting sessions and readers at once.")
     parser.add_argument("--smoke", action="store_true", help="a tiny version of the run")
-    parser.add_argument("--hostile", action="store_true", help="run twice, healthy and with issue 25's hostile files, and compare (bench.stress_hostile)")
+    parser.add_argument("--hostile", action="store_true", help="run twice, healthy and with issue 25's hostile files, and compare (stress_hostile.py)")
     parser.add_argument("--out", type=Path, default=None, help="write every figure as JSON")
     options = parser.parse_args(argv)
     quiet()

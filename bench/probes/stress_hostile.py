@@ -1,4 +1,4 @@
-"""The hostile variant of the stress run (`python -m bench.stress --hostile`): the same load with the files of issue 25 present.
+"""The hostile variant of the stress run (`python -m bench.probes.stress --hostile`): the same load with the files of issue 25 present.
 
 The docroot the readers read also holds, from the start:
 
@@ -38,9 +38,9 @@ from pathlib import Path
 
 from fastmcp import Client
 
-from bench.common import EXAMPLE_DOCROOT
-from bench.procs import free_port, running
-from bench.soak import rss_mb, wait_ready
+from bench.harness.common import EXAMPLE_DOCROOT
+from bench.harness.procs import free_port, running
+from bench.probes.soak import rss_mb, wait_ready
 
 CEILING_MB = 4096
 """The address space each server may take (RLIMIT_AS), in MiB: a healthy server stays far below it."""

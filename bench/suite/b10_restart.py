@@ -15,11 +15,11 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from bench.b8_listing import guide_cache_env, listing_session
-from bench.common import Config, log, project_dir
-from bench.docroot_gen import command_path
-from bench.measure import summary
-from bench.procs import serve_transport, timed_run
+from bench.harness.common import Config, log, project_dir
+from bench.harness.docroot_gen import command_path
+from bench.harness.measure import summary
+from bench.harness.procs import serve_transport, timed_run
+from bench.suite.b8_listing import guide_cache_env, listing_session
 
 TARGET_RATIO = 1.1
 TARGET_CHECK_S = 1.0

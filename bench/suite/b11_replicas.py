@@ -1,6 +1,6 @@
 """B11: requests/s of one replica vs three replicas behind nginx (deploy/nginx-guide.conf), same machine.
 
-Not part of `python -m bench` (it needs nginx): run `python -m bench.b11_replicas`.
+Not part of `python -m bench` (it needs nginx): run `python -m bench.suite.b11_replicas`.
 Three `guide serve --transport http` replicas on the B1 docroot and nginx with the
 documented configuration start once (the deployment tests' harness, so the figure is
 for exactly the tested setup). Runs of a fixed length alternate between one replica
@@ -24,11 +24,11 @@ from pathlib import Path
 
 import httpx2
 
-from bench.b7_http import load, read_once
-from bench.common import REPO, child_env
-from bench.docroot_gen import static_docroot
-from bench.measure import summary
-from bench.procs import cpu_seconds
+from bench.harness.common import REPO, child_env
+from bench.harness.docroot_gen import static_docroot
+from bench.harness.measure import summary
+from bench.harness.procs import cpu_seconds
+from bench.suite.b7_http import load, read_once
 
 sys.path.insert(0, str(REPO / "tests" / "deploy"))
 from deploy_cluster import Nginx, cluster  # noqa: E402  (the tests' harness: the same configuration file, the same processes)
@@ -70,7 +70,7 @@ async def _measure(urls: dict[str, str], processes: dict[str, list[int]], client
 
 def main(argv: list[str] | None = None) -> int:
     """Run B11 and print its table; `--out FILE` also writes the figures as JSON."""
-    parser = argparse.ArgumentParser(prog="python -m bench.b11_replicas", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.suite.b11_replicas", description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--runs", type=int, default=6)

@@ -6,10 +6,10 @@ from pathlib import Path
 
 from fastmcp import Client
 
-from bench.baselines import static_server
-from bench.common import ERAS, Config, project_dir
-from bench.docroot_gen import static_docroot
-from bench.measure import compare, interleave_async
+from bench.harness.baselines import static_server
+from bench.harness.common import ERAS, Config, project_dir
+from bench.harness.docroot_gen import static_docroot
+from bench.harness.measure import compare, interleave_async
 from guide.server.app import create_server
 
 URI = "guide://_static"

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from fastmcp import Client
 
-from bench.baselines import review_server
-from bench.common import ERAS, EXAMPLE_DOCROOT, Config, project_dir
-from bench.measure import compare, interleave_async
+from bench.harness.baselines import review_server
+from bench.harness.common import ERAS, EXAMPLE_DOCROOT, Config, project_dir
+from bench.harness.measure import compare, interleave_async
 from guide.server.app import create_server
 
 URI = "guide://_review?depth=thorough"

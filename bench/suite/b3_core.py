@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bench.common import Config, project_dir
-from bench.docroot_gen import RICH_ANSWERS, rich_docroot
-from bench.measure import interleave_sync, repeat_sync, summary
+from bench.harness.common import Config, project_dir
+from bench.harness.docroot_gen import RICH_ANSWERS, rich_docroot
+from bench.harness.measure import interleave_sync, repeat_sync, summary
 from guide.docroot.folder import Docroot
 from guide.forms import state
 from guide.forms.resolve import Answer, Ask, Progress, Render, step

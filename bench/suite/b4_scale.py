@@ -20,10 +20,10 @@ from pathlib import Path
 
 from fastmcp import Client
 
-from bench.common import Config, log, project_dir
-from bench.docroot_gen import generate
-from bench.measure import summary
-from bench.procs import child_pid, peak_rss_mb, serve_transport, timed_run
+from bench.harness.common import Config, log, project_dir
+from bench.harness.docroot_gen import generate
+from bench.harness.measure import summary
+from bench.harness.procs import child_pid, peak_rss_mb, serve_transport, timed_run
 from guide.docroot.store.disk import NO_CACHE_VARIABLE
 
 TARGET_START_S = 2.0

@@ -18,9 +18,9 @@ from pathlib import Path
 
 from fastmcp import Client
 
-from bench.common import Config, project_dir
-from bench.measure import summary
-from bench.procs import serve_transport, timed_run
+from bench.harness.common import Config, project_dir
+from bench.harness.measure import summary
+from bench.harness.procs import serve_transport, timed_run
 
 TARGET_MS = 200.0
 POLL_LIMIT_S = 60.0  # a guard against an edit never served, far above any latency (a busy machine must not fail it)

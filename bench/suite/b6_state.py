@@ -12,8 +12,8 @@ from pathlib import Path
 from fastmcp import Client
 from mcp_types import ElicitResult, InputRequiredResult
 
-from bench.common import Config, project_dir
-from bench.docroot_gen import RICH_ANSWERS, rich_docroot
+from bench.harness.common import Config, project_dir
+from bench.harness.docroot_gen import RICH_ANSWERS, rich_docroot
 from guide.server.app import create_server
 
 URI = "guide://_rich"

@@ -1,7 +1,7 @@
 """B7: streamable HTTP, 8 concurrent clients reading a static command: requests per second.
 
 Two real server processes run side by side on 127.0.0.1: `python -m guide serve
---transport http` over the B1 docroot, and `python -m bench.bare_server`, a bare
+--transport http` over the B1 docroot, and `python -m bench.harness.bare_server`, a bare
 FastMCP server whose one resource returns the same text. Each client is its own
 HTTP connection sending stateless 2026-07-28 `resources/read` requests back to
 back (raw JSON-RPC, so the load generator stays light); runs of a fixed length,
@@ -20,10 +20,10 @@ from pathlib import Path
 
 import httpx2
 
-from bench.common import REPO, Config, child_env, project_dir
-from bench.docroot_gen import static_docroot
-from bench.measure import summary
-from bench.procs import cpu_seconds, free_port, http_serve_command, stop
+from bench.harness.common import REPO, Config, child_env, project_dir
+from bench.harness.docroot_gen import static_docroot
+from bench.harness.measure import summary
+from bench.harness.procs import cpu_seconds, free_port, http_serve_command, stop
 
 URI = "guide://_static"
 TARGET = 0.85
@@ -125,7 +125,7 @@ async def run(config: Config, workdir: Path) -> dict:
         text_file = workdir / "b7-static.txt"
         text_file.write_text(text, encoding="utf-8")
         bare = subprocess.Popen(
-            [sys.executable, "-m", "bench.bare_server", "--text-file", str(text_file), "--port", str(bare_port)],
+            [sys.executable, "-m", "bench.harness.bare_server", "--text-file", str(text_file), "--port", str(bare_port)],
             cwd=str(REPO), env=child_env(), stdout=logs, stderr=logs,
         )
         bare_url = f"http://127.0.0.1:{bare_port}/mcp"

@@ -2,7 +2,7 @@
 
 For each size a Guide server (`python -m guide serve`, stdio, a fresh process
 and an empty parse cache each time) and the baseline (`python -m
-bench.listing_server`, whose provider returns the same components built before
+bench.harness.listing_server`, whose provider returns the same components built before
 the first request) are started in alternating order. A client lists resources,
 templates and prompts twice; each full listing is timed at the client, and the
 server's peak RSS (VmHWM) is read after the second. Each round gives one ratio
@@ -19,10 +19,10 @@ from pathlib import Path
 
 from fastmcp import Client
 
-from bench.b4_scale import growth
-from bench.common import Config, log, project_dir
-from bench.measure import ratio_summary, summary
-from bench.procs import child_pid, peak_rss_mb, python_transport, serve_transport
+from bench.harness.common import Config, log, project_dir
+from bench.harness.measure import ratio_summary, summary
+from bench.harness.procs import child_pid, peak_rss_mb, python_transport, serve_transport
+from bench.suite.b4_scale import growth
 from guide.docroot.store.disk import CACHE_DIR_VARIABLE
 
 TARGET_FIRST = 1.2
@@ -79,7 +79,7 @@ async def _size(config: Config, workdir: Path, size: int, docroot_for: DocrootFo
                 if r == 0:
                     write_items(items_file, run["listing"], info)
             else:
-                transport = python_transport(["-m", "bench.listing_server", str(items_file)], workdir / "baseline-b8.log")
+                transport = python_transport(["-m", "bench.harness.listing_server", str(items_file)], workdir / "baseline-b8.log")
                 run = await listing_session(transport, str(items_file))
                 stored = json.loads(items_file.read_text(encoding="utf-8"))
                 if r == 0 and items_of(run["listing"]) != {kind: stored[kind] for kind in KINDS}:

@@ -3,7 +3,7 @@
 Each case spawns `python -m guide serve` over stdio and times from the spawn to
 the first answered read: a command read with every form supplied, or
 `guide://_help`, on the bundled example and on the largest generated docroot.
-The baseline is `python -m bench.bare_server --transport stdio` (one resource),
+The baseline is `python -m bench.harness.bare_server --transport stdio` (one resource),
 started and read the same way right before or after (the order flips), so each
 pair gives one ratio. Guide's parse cache is primed once per docroot by
 `guide check` (a restarted server is the common case); the `cold` case starts
@@ -19,10 +19,10 @@ from pathlib import Path
 
 from fastmcp import Client
 
-from bench.b8_listing import guide_cache_env
-from bench.common import EXAMPLE_DOCROOT, Config, log, project_dir
-from bench.measure import ratio_summary, summary
-from bench.procs import python_transport, serve_transport, timed_run
+from bench.harness.common import EXAMPLE_DOCROOT, Config, log, project_dir
+from bench.harness.measure import ratio_summary, summary
+from bench.harness.procs import python_transport, serve_transport, timed_run
+from bench.suite.b8_listing import guide_cache_env
 
 EXAMPLE_URI = "guide://_release?label=v1.2.0&notes=none"
 HELP_URI = "guide://_help"
@@ -76,7 +76,7 @@ async def run(config: Config, workdir: Path, docroot_for: DocrootFor) -> dict:
                     transport = serve_transport(case["root"], project, workdir / "serve-b9.log", env)
                     seconds = await first_read(transport, case["uri"], case["expect"])
                 else:
-                    args = ["-m", "bench.bare_server", "--transport", "stdio", "--text-file", str(text_file)]
+                    args = ["-m", "bench.harness.bare_server", "--transport", "stdio", "--text-file", str(text_file)]
                     seconds = await first_read(python_transport(args, workdir / "baseline-b9.log"), BASE_URI, "One resource")
                 times[case["name"]][side].append(seconds)
         log(f"  B9: round {r + 1}/{config.start_rounds} done")

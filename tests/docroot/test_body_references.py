@@ -7,7 +7,7 @@ field and a note otherwise; `elicitation.defaulted_forms.<id>` likewise for form
 
 import pytest
 
-from bench.docroot_gen import generate
+from bench.harness.docroot_gen import generate
 from docroot.conftest import write_files
 from guide.cli import main
 from guide.docroot.folder import Docroot
