@@ -3,8 +3,8 @@
 import json
 
 import pytest
+from support.forms import declared
 
-from forms.conftest import declared
 from guide.errors import StateError
 from guide.forms.resolve import Answer, Progress, Render, Request, step
 from guide.forms.state import decode, encode

@@ -1,7 +1,4 @@
-"""Helpers shared by the tests of the pure core: declaring forms and checking what was declared.
-
-Import them with `from forms.conftest import ...` (pytest puts `tests/` on the path for this package).
-"""
+"""Declaring forms in the pure core's tests, and checking what was declared."""
 
 from guide.forms.combine import combine
 from guide.forms.declare import FormSet, declare_forms, declared_names

@@ -1,7 +1,4 @@
-"""Helpers shared by the docroot tests.
-
-Import them with `from docroot.conftest import ...` (pytest puts `tests/` on the path for this package).
-"""
+"""Writing docroot files, and comparing parsed values strictly."""
 
 import math
 from pathlib import Path
