@@ -1,6 +1,7 @@
 """The code passes the project's lint rules (ruff, configured in pyproject.toml), keeps the forms core pure, and imports only downwards."""
 
 import ast
+import re
 import shutil
 import subprocess
 import sys
@@ -64,6 +65,21 @@ def test_no_module_imports_from_a_layer_above_its_own():
             for name in names:
                 assert _layer(name) <= _layer(module), f"{module} imports {name}, a layer above it"
 
+
+BENCH_MODULE = re.compile(r"bench(\.\w+)*")
+
+
+def test_a_test_that_runs_a_benchmark_is_marked_slow():
+    """A test file naming a bench/ module as a string (what it hands `python -m`) marks its tests slow: the default run stays short."""
+    unmarked = []
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+        if path.name == "test_style.py" or "node_modules" in path.parts:
+            continue
+        text = path.read_text(encoding="utf-8")
+        strings = (node.value for node in ast.walk(ast.parse(text)) if isinstance(node, ast.Constant) and isinstance(node.value, str))
+        if any(BENCH_MODULE.fullmatch(value) for value in strings) and "pytest.mark.slow" not in text:
+            unmarked.append(path.relative_to(ROOT).as_posix())
+    assert not unmarked, f"these run a benchmark or probe and are not marked slow: {unmarked}"
 
 # ---------------------------------------------------------------- the size ratchet
 #
