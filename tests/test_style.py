@@ -105,12 +105,6 @@ SIZED_FOLDERS = ("src/guide", "bench", "tests")
 
 # sizes: begin (written by `python tests/test_style.py --write-sizes`)
 SIZES_ALLOWED = {
-    "bench/__main__.py::_run_all": 52,
-    "bench/__main__.py::table": 64,
-    "bench/suite/b10_restart.py::run": 44,
-    "bench/suite/b11_replicas.py::main": 41,
-    "bench/suite/b4_scale.py::run": 71,
-    "bench/suite/b7_http.py::run": 54,
     "src/guide/docroot/built.py": 446,
     "src/guide/docroot/built.py::Built": 331,
     "src/guide/docroot/config.py::read_config": 42,

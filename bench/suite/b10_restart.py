@@ -47,19 +47,7 @@ async def run(config: Config, workdir: Path, docroot_for: DocrootFor) -> dict:
         seconds.append(session["second_s"])
         ratios.append(session["first_s"] / session["second_s"])
         log(f"  B10: restart {r + 1}/{config.restart_rounds} done")
-    unchanged, edited = [], []
-    originals: dict[Path, str] = {}
-    try:
-        for r in range(config.checks):
-            unchanged.append(await _check(root, env))
-            path = root / command_path(r * 10 + 1)  # a command with forms, a different one each time
-            originals.setdefault(path, path.read_text(encoding="utf-8"))
-            path.write_text(originals[path] + f"\nEdited for B10, run {r}.\n", encoding="utf-8")
-            edited.append(await _check(root, env))
-            log(f"  B10: check {r + 1}/{config.checks} done")
-    finally:
-        for path, text in originals.items():
-            path.write_text(text, encoding="utf-8")
+    unchanged, edited = await _checks(config, root, env)
     ratio = summary(ratios)
     check = summary(unchanged)
     met = {"restart": ratio["median"] <= TARGET_RATIO, "check": check["median"] <= TARGET_CHECK_S}
@@ -77,3 +65,21 @@ async def run(config: Config, workdir: Path, docroot_for: DocrootFor) -> dict:
         "met_parts": met,
         "met": all(met.values()),
     }
+
+
+async def _checks(config: Config, root: Path, env: dict) -> tuple[list[float], list[float]]:
+    """`guide check` with nothing changed, alternating with one right after a command was edited; the edits are undone after."""
+    unchanged, edited = [], []
+    originals: dict[Path, str] = {}
+    try:
+        for r in range(config.checks):
+            unchanged.append(await _check(root, env))
+            path = root / command_path(r * 10 + 1)  # a command with forms, a different one each time
+            originals.setdefault(path, path.read_text(encoding="utf-8"))
+            path.write_text(originals[path] + f"\nEdited for B10, run {r}.\n", encoding="utf-8")
+            edited.append(await _check(root, env))
+            log(f"  B10: check {r + 1}/{config.checks} done")
+    finally:
+        for path, text in originals.items():
+            path.write_text(text, encoding="utf-8")
+    return unchanged, edited

@@ -77,19 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None)
     options = parser.parse_args(argv)
     load_before = os.getloadavg()[0]
-    env = {**child_env(), "GUIDE_STATE_KEYS": secrets.token_hex(32)}
-    with tempfile.TemporaryDirectory(prefix="guide-b11-") as temp:
-        workdir = Path(temp)
-        docroot = static_docroot(workdir / "docroot")
-        with cluster(workdir / "cluster", env, docroot=docroot) as (front, replicas):
-            # The same file with all three upstream lines naming the first replica: the cost of the hop alone.
-            hop = Nginx(workdir / "hop", [replicas[0]] * 3).start()
-            try:
-                urls = {"1 replica": replicas[0].url, "1 replica + nginx": hop.url, "3 replicas + nginx": front.url}
-                processes = {"replicas": [replica.process.pid for replica in replicas], "nginx": [front.process.pid, hop.process.pid]}
-                results = asyncio.run(_measure(urls, processes, options.clients, options.seconds, options.runs))
-            finally:
-                hop.stop()
+    results = _setups_measured(options.clients, options.seconds, options.runs)
     rps = {name: summary([run["rps"] for run in runs]) for name, runs in results.items()}
     ratio = summary([three["rps"] / one["rps"] for one, three in zip(results["1 replica"], results["3 replicas + nginx"])])
     hop_ratio = summary([three["rps"] / one["rps"] for one, three in zip(results["1 replica + nginx"], results["3 replicas + nginx"])])
@@ -109,6 +97,24 @@ def main(argv: list[str] | None = None) -> int:
                    "loadavg": [load_before, load_after]}
         options.out.write_text(json.dumps(figures, indent=2))
     return 0
+
+
+
+def _setups_measured(clients: int, seconds: float, runs: int) -> dict[str, list[dict]]:
+    """Start the cluster and the one-replica hop, and run the load against the three setups in turn."""
+    env = {**child_env(), "GUIDE_STATE_KEYS": secrets.token_hex(32)}
+    with tempfile.TemporaryDirectory(prefix="guide-b11-") as temp:
+        workdir = Path(temp)
+        docroot = static_docroot(workdir / "docroot")
+        with cluster(workdir / "cluster", env, docroot=docroot) as (front, replicas):
+            # The same file with all three upstream lines naming the first replica: the cost of the hop alone.
+            hop = Nginx(workdir / "hop", [replicas[0]] * 3).start()
+            try:
+                urls = {"1 replica": replicas[0].url, "1 replica + nginx": hop.url, "3 replicas + nginx": front.url}
+                processes = {"replicas": [replica.process.pid for replica in replicas], "nginx": [front.process.pid, hop.process.pid]}
+                return asyncio.run(_measure(urls, processes, clients, seconds, runs))
+            finally:
+                hop.stop()
 
 
 if __name__ == "__main__":

@@ -98,24 +98,42 @@ def _plot(path: Path, rows: list[dict], import_s: float) -> str | None:
 
 
 async def run(config: Config, workdir: Path, out: Path) -> tuple[dict, dict[int, tuple[Path, dict]]]:
-    project = project_dir(workdir)
+    """Generate each size's docroot, time starts and checks in alternating order, and judge the largest size and the growth."""
+    docroots = _generated(config, workdir)
+    starts, imports = await _starts(config, docroots, project_dir(workdir), workdir / "serve.log")
+    checks = await _checks(config, docroots)
+    import_s = summary(imports)["median"]
+    rows = [_row(size, docroots[size][1], starts[size], checks[size], import_s) for size in config.sizes]
+    return _result(rows, summary(imports), _plot(out / "b4_scale.png", rows, import_s)), docroots
+
+
+def _generated(config: Config, workdir: Path) -> dict[int, tuple[Path, dict]]:
     docroots: dict[int, tuple[Path, dict]] = {}
     for size in config.sizes:
         root = workdir / f"docroot-{size}"
         began = time.perf_counter()
         docroots[size] = (root, generate(root, size))
         log(f"  B4: generated {size} entrypoints in {time.perf_counter() - began:.1f} s")
-    serve_log = workdir / "serve.log"
+    return docroots
+
+
+async def _starts(config: Config, docroots: dict[int, tuple[Path, dict]], project: Path, serve_log: Path) -> tuple[dict[int, list[dict]], list[float]]:
+    """Each repetition: the baseline import, then one start per size (the order flips every repetition)."""
     starts: dict[int, list[dict]] = {size: [] for size in config.sizes}
-    checks: dict[int, list[float]] = {size: [] for size in config.sizes}
     imports: list[float] = []
     for rep in range(config.starts):
         order = list(config.sizes) if rep % 2 == 0 else list(reversed(config.sizes))
-        seconds, status, _ = await timed_run([sys.executable, "-c", "import fastmcp"])
+        seconds, _status, _ = await timed_run([sys.executable, "-c", "import fastmcp"])
         imports.append(seconds)
         for size in order:
             starts[size].append(await start_once(*docroots[size], project, serve_log))
         log(f"  B4: start repetition {rep + 1}/{config.starts} done")
+    return starts, imports
+
+
+async def _checks(config: Config, docroots: dict[int, tuple[Path, dict]]) -> dict[int, list[float]]:
+    """`guide check` of each size with caches off, the order flipping every repetition; the generated docroots must check clean."""
+    checks: dict[int, list[float]] = {size: [] for size in config.sizes}
     for rep in range(config.checks):
         order = list(config.sizes) if rep % 2 == 0 else list(reversed(config.sizes))
         for size in order:
@@ -124,40 +142,39 @@ async def run(config: Config, workdir: Path, out: Path) -> tuple[dict, dict[int,
                 raise AssertionError(f"B4: guide check found errors in the generated docroot:\n{output.decode()[-2000:]}")
             checks[size].append(seconds)
         log(f"  B4: check repetition {rep + 1}/{config.checks} done")
-    import_s = summary(imports)["median"]
-    rows = []
-    for size in config.sizes:
-        runs = starts[size]
-        row = {
-            "entrypoints": docroots[size][1]["entrypoints"],
-            "size": size,
-            "start_s": summary([r["start_s"] for r in runs]),
-            "rss_first_mb": summary([r["rss_first_mb"] for r in runs if r["rss_first_mb"] is not None]),
-            "rss_listed_mb": summary([r["rss_listed_mb"] for r in runs if r["rss_listed_mb"] is not None]),
-            "list_s": summary([r["list_s"] for r in runs]),
-            "check_s": summary(checks[size]),
-        }
-        row["start_per_entrypoint_ms"] = (row["start_s"]["median"] - import_s) / size * 1e3
-        row["check_per_entrypoint_ms"] = row["check_s"]["median"] / size * 1e3
-        rows.append(row)
+    return checks
+
+
+def _row(size: int, info: dict, runs: list[dict], checks: list[float], import_s: float) -> dict:
+    row = {
+        "entrypoints": info["entrypoints"],
+        "size": size,
+        "start_s": summary([r["start_s"] for r in runs]),
+        "rss_first_mb": summary([r["rss_first_mb"] for r in runs if r["rss_first_mb"] is not None]),
+        "rss_listed_mb": summary([r["rss_listed_mb"] for r in runs if r["rss_listed_mb"] is not None]),
+        "list_s": summary([r["list_s"] for r in runs]),
+        "check_s": summary(checks),
+    }
+    row["start_per_entrypoint_ms"] = (row["start_s"]["median"] - import_s) / size * 1e3
+    row["check_per_entrypoint_ms"] = row["check_s"]["median"] / size * 1e3
+    return row
+
+
+def _result(rows: list[dict], imports: dict, plot: str | None) -> dict:
     sizes = [r["size"] for r in rows]
-    start_med = [r["start_s"]["median"] for r in rows]
-    rss_med = [r["rss_first_mb"]["median"] for r in rows]
-    check_med = [r["check_s"]["median"] for r in rows]
+    slopes = {key: growth(sizes, [r[field]["median"] for r in rows]) for key, field in (("start", "start_s"), ("rss", "rss_first_mb"), ("check", "check_s"))}
     top = rows[-1]
-    slopes = {"start": growth(sizes, start_med), "rss": growth(sizes, rss_med), "check": growth(sizes, check_med)}
     met = {
         "start": top["start_s"]["median"] <= TARGET_START_S,
         "rss": top["rss_first_mb"]["median"] <= TARGET_RSS_MB,
         "check": top["check_s"]["median"] <= TARGET_CHECK_S,
         "growth": None if all(s is None for s in slopes.values()) else all(s is None or s <= GROWTH_LIMIT for s in slopes.values()),
     }
-    plot = _plot(out / "b4_scale.png", rows, import_s)
-    result = {
+    return {
         "id": "B4",
         "what": "generated docroots: start to first answered request, peak RSS, guide check time",
         "target": f"at {sizes[-1]}: start <= {TARGET_START_S:g} s, RSS <= {TARGET_RSS_MB:g} MB, check <= {TARGET_CHECK_S:g} s; growth no worse than linear",
-        "baseline_import_fastmcp_s": summary(imports),
+        "baseline_import_fastmcp_s": imports,
         "sizes": rows,
         "growth_loglog_slope": slopes,
         "growth_limit": GROWTH_LIMIT,
@@ -167,4 +184,3 @@ async def run(config: Config, workdir: Path, out: Path) -> tuple[dict, dict[int,
         "met_parts": met,
         "met": all(v for v in met.values() if v is not None),
     }
-    return result, docroots

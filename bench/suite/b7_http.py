@@ -112,6 +112,7 @@ async def load(url: str, clients: int, seconds: float, expected: str, pid: int |
 
 
 async def run(config: Config, workdir: Path) -> dict:
+    """Start Guide and the bare server on the same text, warm both up, then alternate runs of the load between them."""
     root = static_docroot(workdir / "b7-docroot")
     guide_port, bare_port = free_port(), free_port()
     logs = open(workdir / "b7-servers.log", "ab")
@@ -130,19 +131,26 @@ async def run(config: Config, workdir: Path) -> dict:
         )
         bare_url = f"http://127.0.0.1:{bare_port}/mcp"
         await wait_ready(bare_url, bare)
-        urls = {"guide": guide_url, "baseline": bare_url}
-        pids = {"guide": guide.pid, "baseline": bare.pid}
-        for name in urls:  # warm both servers up
-            await load(urls[name], config.http_clients, min(1.0, config.http_seconds), text)
-        runs: dict[str, list[dict]] = {"guide": [], "baseline": []}
-        for index in range(config.http_runs):
-            for name in (["guide", "baseline"] if index % 2 == 0 else ["baseline", "guide"]):
-                runs[name].append(await load(urls[name], config.http_clients, config.http_seconds, text, pids[name]))
+        runs = await _alternated(config, {"guide": guide_url, "baseline": bare_url}, {"guide": guide.pid, "baseline": bare.pid}, text)
     finally:
         for process in (guide, bare):
             if process is not None:
                 stop(process)
         logs.close()
+    return _result(config, runs)
+
+
+async def _alternated(config: Config, urls: dict[str, str], pids: dict[str, int], text: str) -> dict[str, list[dict]]:
+    for name in urls:  # warm both servers up
+        await load(urls[name], config.http_clients, min(1.0, config.http_seconds), text)
+    runs: dict[str, list[dict]] = {"guide": [], "baseline": []}
+    for index in range(config.http_runs):
+        for name in (["guide", "baseline"] if index % 2 == 0 else ["baseline", "guide"]):
+            runs[name].append(await load(urls[name], config.http_clients, config.http_seconds, text, pids[name]))
+    return runs
+
+
+def _result(config: Config, runs: dict[str, list[dict]]) -> dict:
     guide_rps = [r["rps"] for r in runs["guide"]]
     bare_rps = [r["rps"] for r in runs["baseline"]]
     ratio = summary([g / b for g, b in zip(guide_rps, bare_rps)])
