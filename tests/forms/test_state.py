@@ -3,8 +3,8 @@
 import json
 
 import pytest
+from support.forms import declared
 
-from forms.conftest import declared
 from guide.errors import StateError
 from guide.forms.state import decode, encode
 from guide.forms.step import Answer, Progress, Render, Request, step
