@@ -103,7 +103,7 @@ async def _round(service: Service, security: RequestStateSecurity, ctx: Context,
         if isinstance(answers, str):
             raise StateError(f"{answers}; {state.RESTART}")
         resume = partial(_resumed, text=text, answers=answers)
-    found = await service.step(AddressRead(uri), resume)
+    found = await service.step(AddressRead(uri), resume, ctx)
     if isinstance(found, Asking):
         return _asking(security, ctx, uri, found, first=sealed is None)
     return ToolResult(content=[TextContent(type="text", text=found)], structured_content={"guide": "rendered", "uri": uri, "text": found})
