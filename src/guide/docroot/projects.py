@@ -22,13 +22,15 @@ from urllib.parse import unquote, urlsplit
 
 from guide.errors import InputError
 from guide.protocol import PROJECT
-from guide.text import clip, quoted
+from guide.text import clip
 
 log = logging.getLogger("guide")
 ACCEPTED = f"{PROJECT}=<absolute path of a project folder inside the server's --projects-under folder>"
 """What every refusal says is accepted."""
 _ENCODED = re.compile(r"%(2[eEfF]|5[cC]|00)")
 """A separator, dot or NUL still percent-encoded after the address was decoded (once): an attempt to slip one past the checks."""
+SHOWN_LENGTH = 300
+"""The most characters of a path a refusal quotes (a path is longer than most values a message quotes)."""
 OFF = (f"the keyword {PROJECT} names the project of a read only when the server is started with --projects-under DIR "
        "(GUIDE_PROJECTS_UNDER); this server serves one project: leave the keyword out")
 
@@ -48,11 +50,11 @@ class Projects:
         text = given[0]
         problem = _shape_problem(text)
         if problem:
-            raise InputError(f"{PROJECT}={quoted(text)} {problem}; accepted: {ACCEPTED}")
+            raise InputError(f"{PROJECT}={_shown(text)} {problem}; accepted: {ACCEPTED}")
         found = self._inside(text)
         if found is None:
             log.info("refused %s=%s: not a folder inside %s once links are followed", PROJECT, clip(text), self.under)
-            raise InputError(f"{PROJECT}={quoted(text)} is not a folder inside the projects this server serves; accepted: {ACCEPTED}")
+            raise InputError(f"{PROJECT}={_shown(text)} is not a folder inside the projects this server serves; accepted: {ACCEPTED}")
         return found
 
     def rooted(self, roots: Iterable[str]) -> Path | None:
@@ -73,6 +75,10 @@ class Projects:
         if not real.is_relative_to(under) or not real.is_dir():
             return None
         return real
+
+
+def _shown(text: str) -> str:
+    return repr(clip(text, SHOWN_LENGTH))
 
 
 def _shape_problem(text: str) -> str | None:
