@@ -12,7 +12,7 @@ from urllib.parse import quote
 import pytest
 from e2e_support import Elicitor, prompt_error, prompt_text, read, read_error
 from fastmcp import Client
-from mcp_types import ElicitResult, InputRequiredResult
+from mcp_types import ElicitResult, InputRequiredResult, PromptReference, ResourceTemplateReference
 
 from guide.server.app import create_server
 
@@ -182,3 +182,33 @@ async def test_roots_that_name_no_single_project_inside_leave_the_servers_own(ma
 async def test_one_root_inside_among_others_names_it(many, projects):
     async with Client(many, mode="legacy", roots=[f"file://{projects.outside}", f"file://{projects.b}"]) as client:
         assert (await read(client, "guide://_workflow/phase/check")).strip() == "PHASE from=review to=check"
+
+
+async def test_templates_and_command_prompts_list_the_keyword_only_when_reads_may_name_a_project(many, server, connect):
+    listed = {}
+    for name, target in (("many", many), ("one", server)):
+        async with connect(target) as client:
+            templates = {t.name: t.uri_template for t in await client.list_resource_templates()}
+            prompts = {p.name: [argument.name for argument in p.arguments or []] for p in await client.list_prompts()}
+        listed[name] = (templates["workflow/phase"], prompts["workflow.phase"])
+    assert listed["many"] == ("guide://_workflow/phase{?phase,project}", ["phase", "project"])
+    assert listed["one"] == ("guide://_workflow/phase{?phase}", ["phase"])
+
+
+async def test_completion_offers_the_projects_inside_and_the_phases_of_the_one_named(many, connect, projects):
+    prompt = PromptReference(name="workflow.phase")
+    async with connect(many) as client:
+        templates = {t.name: t.uri_template for t in await client.list_resource_templates()}
+        folders = await _complete(client, prompt, "project", f"{projects.under}/")
+        only_a = await _complete(client, ResourceTemplateReference(uri=templates["workflow/phase"]), "project", f"{projects.under}/a")
+        in_b = await _complete(client, prompt, "phase", "", {"project": str(projects.b)})
+        own = await _complete(client, prompt, "phase", "")
+        outside = await _complete(client, prompt, "phase", "", {"project": str(projects.outside)})
+    assert folders == [str(projects.a), str(projects.b), str(projects.under / "to-a")]  # not `out`, a link that leads out
+    assert only_a == [str(projects.a)]
+    assert in_b == [p for p in PHASES if p != "review"]
+    assert own == outside == [p for p in PHASES if p != "discussion"]  # a folder outside names nothing: the server's own project
+
+
+async def _complete(client, ref, name, value, context=None) -> list[str]:
+    return list((await client.complete(ref, {"name": name, "value": value}, context_arguments=context)).values)

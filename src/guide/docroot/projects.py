@@ -12,6 +12,7 @@ path resolved to, and without telling an existing folder outside DIR from a
 missing one: over HTTP the caller is not the operator.
 """
 
+import itertools
 import logging
 import os
 import re
@@ -31,6 +32,8 @@ _ENCODED = re.compile(r"%(2[eEfF]|5[cC]|00)")
 """A separator, dot or NUL still percent-encoded after the address was decoded (once): an attempt to slip one past the checks."""
 SHOWN_LENGTH = 300
 """The most characters of a path a refusal quotes (a path is longer than most values a message quotes)."""
+MAX_LISTED = 10_000
+"""The most entries of the projects folder looked at to complete a `project` value (a completion offers 100 of them at most)."""
 OFF = (f"the keyword {PROJECT} names the project of a read only when the server is started with --projects-under DIR "
        "(GUIDE_PROJECTS_UNDER); this server serves one project: leave the keyword out")
 
@@ -66,6 +69,18 @@ class Projects:
             log.info("the client's roots name %d folders inside %s; serving the default project", len(inside), self.under)
         return inside.pop() if len(inside) == 1 else None
 
+    def folders(self) -> list[str]:
+        """The folders directly inside `under` (hidden ones left out), as absolute paths by name: what a `project` value is completed from."""
+        if self.under is None:
+            return []
+        base = Path(os.path.abspath(self.under))
+        try:
+            with os.scandir(base) as entries:
+                found = [entry for entry in itertools.islice(entries, MAX_LISTED) if not entry.name.startswith(".") and _is_folder(entry)]
+        except OSError:
+            return []
+        return sorted(str(base / entry.name) for entry in found if not entry.is_symlink() or self._inside(entry.path) is not None)
+
     def _inside(self, text: str) -> Path | None:
         """The real folder `text` names, if it is inside `under` once links are followed (`under` itself counts)."""
         if self.under is None or _shape_problem(text):
@@ -75,6 +90,13 @@ class Projects:
         if not real.is_relative_to(under) or not real.is_dir():
             return None
         return real
+
+
+def _is_folder(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def _shown(text: str) -> str:
