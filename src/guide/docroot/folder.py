@@ -71,7 +71,7 @@ class Docroot:
         self._current: Built | None = None
         self._last: Built | None = None
         self._edited: set[str] | None = set()
-        self._phases: tuple[Config | None, PhaseFiles] = (None, PhaseFiles(lambda project: None))
+        self._phases: tuple[Config | None, PhaseFiles, PhaseFile] = (None, PhaseFiles(lambda project: None), PhaseFile(None))
         self._lock = threading.Lock()
         """Guards the fields above; held only for moments, so `invalidate` never waits for a build."""
         self._building = threading.Lock()
@@ -176,12 +176,13 @@ class Docroot:
         return found
 
     def _phase_file(self, built: Built, project: Path | None) -> PhaseFile:
-        config, phases = self._phases
+        config, phases, own = self._phases
         if config is not built.config:  # asked on every read: a state file's path is worked out once per configuration and project
             phases = PhaseFiles(partial(state_path, built.config))
+            own = PhaseFile(state_path(built.config, self.project))
             with self._lock:
-                self._phases = (built.config, phases)
-        return phases.of(project or self.project)
+                self._phases = (built.config, phases, own)
+        return own if project is None or project is self.project else phases.of(project)
 
     def _refresh(self, root: Path, edited: set[str] | None, last: Built | None) -> Snapshot:
         """Look again only at the edited files when nothing else changed; otherwise scan the folder `root`."""
