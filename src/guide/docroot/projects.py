@@ -43,21 +43,25 @@ class Projects:
     """The projects a server's reads may name besides its own: any folder inside `under`, when that is given (`--projects-under`)."""
 
     under: Path | None = None
+    refused: str = "is not a folder inside the projects this server serves"
+    """What a refusal says of a path the file system does not accept."""
+    accepted: str = ACCEPTED
+    """What a refusal says is accepted."""
 
     def named(self, given: Sequence[str]) -> Path:
         """The project the keyword's values name; `InputError` (one line) when they name none a read may have."""
         if self.under is None:
             raise InputError(OFF)
         if len(given) != 1:
-            raise InputError(f"the keyword {PROJECT} is given {len(given)} times; give it once: {ACCEPTED}")
+            raise InputError(f"the keyword {PROJECT} is given {len(given)} times; give it once: {self.accepted}")
         text = given[0]
         problem = _shape_problem(text)
         if problem:
-            raise InputError(f"{PROJECT}={_shown(text)} {problem}; accepted: {ACCEPTED}")
+            raise InputError(f"{PROJECT}={_shown(text)} {problem}; accepted: {self.accepted}")
         found = self._inside(text)
         if found is None:
             log.info("refused %s=%s: not a folder inside %s once links are followed", PROJECT, clip(text), self.under)
-            raise InputError(f"{PROJECT}={_shown(text)} is not a folder inside the projects this server serves; accepted: {ACCEPTED}")
+            raise InputError(f"{PROJECT}={_shown(text)} {self.refused}; accepted: {self.accepted}")
         return found
 
     def rooted(self, roots: Iterable[str]) -> Path | None:
