@@ -45,7 +45,11 @@ def test_the_folder_named_through_a_link_is_followed(tree):
     assert Projects(tree / "projects").named((str(tree / "linked" / "b"),)) == (tree / "projects" / "b").resolve()
 
 
-@pytest.mark.parametrize("name", ["elsewhere", "projects/out", "projects/missing", "projects/note.txt", "projects/out/../projects/a"])
+LONG = ["projects/" + "n" * 5000, "projects/" + "/".join(["m" * 200] * 30)]
+"""Names the file system refuses to look up (too long): refused as any other, never an unexpected error."""
+
+
+@pytest.mark.parametrize("name", ["elsewhere", "projects/out", "projects/missing", "projects/note.txt", "projects/out/../projects/a", *LONG])
 def test_what_is_not_a_folder_inside_is_refused_alike(tree, name):
     message = refusal(Projects(tree / "projects"), f"{tree}/{name}")
     if ".." in name:
@@ -53,6 +57,7 @@ def test_what_is_not_a_folder_inside_is_refused_alike(tree, name):
         return
     assert REFUSED in message  # the same words whether the folder exists outside or not at all
     assert message.count(str(tree)) == 1  # only the text given is quoted: neither the folder nor what a link leads to
+    assert len(message) < 500
 
 
 @pytest.mark.parametrize(("text", "says"), [
@@ -85,6 +90,7 @@ def test_roots_name_the_one_folder_inside(tree):
     assert projects.rooted([f"file://{tree}/projects/out", f"file://{tree}/elsewhere"]) is None
     assert projects.rooted([f"file://host{tree}/projects/a", f"https://x{tree}/projects/a", f"file://{tree}/projects/a/../b"]) is None
     assert projects.rooted([f"file://{quoted(tree)}/projects/%61"]) == a  # a root's path is percent-decoded once
+    assert projects.rooted([f"file://{tree}/{name}" for name in LONG]) is None
 
 
 def quoted(path: Path) -> str:

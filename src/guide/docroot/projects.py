@@ -89,11 +89,12 @@ class Projects:
         """The real folder `text` names, if it is inside `under` once links are followed (`under` itself counts)."""
         if self.under is None or _shape_problem(text):
             return None
-        under = Path(os.path.realpath(self.under))
-        real = Path(os.path.realpath(text))
-        if not real.is_relative_to(under) or not real.is_dir():
+        try:
+            under = Path(os.path.realpath(self.under))
+            real = Path(os.path.realpath(text))
+            return real if real.is_relative_to(under) and real.is_dir() else None
+        except OSError:  # a name too long, a folder that cannot be searched: nothing a read may name
             return None
-        return real
 
 
 def _is_folder(entry: os.DirEntry) -> bool:
