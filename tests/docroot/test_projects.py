@@ -8,7 +8,7 @@ import pytest
 from guide.docroot.config import Config
 from guide.docroot.folder import Docroot
 from guide.docroot.phase import MAX_PROJECTS, PhaseFiles
-from guide.docroot.projects import OFF, Projects
+from guide.docroot.projects import MAX_ROOTS, OFF, Projects
 from guide.errors import InputError
 
 REFUSED = "is not a folder inside the projects this server serves"
@@ -91,6 +91,7 @@ def test_roots_name_the_one_folder_inside(tree):
     assert projects.rooted([f"file://host{tree}/projects/a", f"https://x{tree}/projects/a", f"file://{tree}/projects/a/../b"]) is None
     assert projects.rooted([f"file://{quoted(tree)}/projects/%61"]) == a  # a root's path is percent-decoded once
     assert projects.rooted([f"file://{tree}/{name}" for name in LONG]) is None
+    assert projects.rooted([f"file://{tree}/elsewhere"] * MAX_ROOTS + [f"file://{tree}/projects/a"]) is None  # past the roots looked at
 
 
 def quoted(path: Path) -> str:

@@ -12,6 +12,7 @@ from urllib.parse import quote
 import pytest
 from e2e_docroot import write_base_docroot
 from e2e_support import read, read_error
+from fastmcp import Client
 from fastmcp.client.transports import StdioTransport
 from http_served import http_server
 
@@ -58,6 +59,13 @@ async def test_over_http_the_keyword_names_a_project_inside_only(served, connect
         assert str(base / "projects") + "'" not in error.error.message  # the folder the operator chose is not shown
     assert "has a . or .. segment" in climbing.error.message
     assert "percent-encoded separator or dot" in encoded.error.message
+
+
+async def test_over_http_a_legacy_clients_root_names_the_project(served, mode):
+    url, _, base = served
+    async with Client(url, mode=mode, roots=[f"file://{base}/projects/b"]) as client:
+        text = await read(client, "guide://_workflow/phase/check")
+    assert text.strip() == ("PHASE from=review to=check" if mode == "legacy" else "PHASE from=discussion to=check")
 
 
 async def test_over_http_the_keyword_is_refused_without_the_setting(served, connect):

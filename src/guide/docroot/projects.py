@@ -32,6 +32,8 @@ _ENCODED = re.compile(r"%(2[eEfF]|5[cC]|00)")
 """A separator, dot or NUL still percent-encoded after the address was decoded (once): an attempt to slip one past the checks."""
 SHOWN_LENGTH = 300
 """The most characters of a path a refusal quotes (a path is longer than most values a message quotes)."""
+MAX_ROOTS = 64
+"""The most roots of a client looked at, in its order (each is looked up on the file system); past them a read names its project by the keyword."""
 MAX_LISTED = 10_000
 """The most entries of the projects folder looked at to complete a `project` value (a completion offers 100 of them at most)."""
 OFF = (f"the keyword {PROJECT} names the project of a read only when the server is started with --projects-under DIR "
@@ -68,7 +70,8 @@ class Projects:
         """The project a legacy client's roots name: the one root inside `under` (a `file://` folder), else None."""
         if self.under is None:
             return None
-        inside = {found for root in roots if (path := _root_path(root)) is not None and (found := self._inside(path)) is not None}
+        looked = itertools.islice(roots, MAX_ROOTS)
+        inside = {found for root in looked if (path := _root_path(root)) is not None and (found := self._inside(path)) is not None}
         if len(inside) > 1:
             log.info("the client's roots name %d folders inside %s; serving the default project", len(inside), self.under)
         return inside.pop() if len(inside) == 1 else None
