@@ -14,8 +14,8 @@ from guide.forms.keywords import KEYWORDS, PAIRS, DeclarationError
 from guide.forms.types import TYPES, FieldType
 from guide.spelling import near_miss
 
-MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING", "__bool__": lambda self: False})()
-"""Marks a field without a `default`."""
+ABSENT: Any = type("Absent", (), {"__repr__": lambda self: "ABSENT", "__bool__": lambda self: False})()
+"""Marks a key the declaration does not give (a field without `default`, a form without `when`); false, unlike the build's "not built yet" sentinel."""
 
 WORKFLOW_PHASES = "workflow-phases"
 
@@ -28,7 +28,7 @@ class Field:
     type: FieldType
     schema: Mapping[str, Any]
     choices: tuple[Any, ...] | None = None
-    default: Any = MISSING
+    default: Any = ABSENT
     source: str | None = None
     bounds: Mapping[str, Any] = dataclass_field(default_factory=dict, compare=False)
     """Each constraint keyword the schema declares, read into the form its check uses."""
@@ -36,7 +36,7 @@ class Field:
     @property
     def has_default(self) -> bool:
         """Whether the schema declares a `default`."""
-        return self.default is not MISSING
+        return self.default is not ABSENT
 
 
 def choice_options(schema: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -67,7 +67,7 @@ def declare_field(name: str, schema: Any, *, allow_source: bool, phases: tuple[s
             issues.append(Issue(keys=(key,), message=f"`{key}` must be a string"))
     if issues:
         return None, issues
-    field = Field(name, kind, schema, choices, schema.get("default", MISSING), schema.get("source"), bounds)
+    field = Field(name, kind, schema, choices, schema.get("default", ABSENT), schema.get("source"), bounds)
     return field, []
 
 

@@ -24,7 +24,7 @@ from guide.docroot.folder import Docroot, DocrootGone
 from guide.docroot.projects import Projects
 from guide.errors import GuideError
 from guide.forms.fields import Field
-from guide.forms.resolve import offered_choices
+from guide.forms.step import offered_choices
 from guide.protocol import PROJECT, ROUTE_PROMPT
 from guide.server import work
 from guide.server.errors import one_line

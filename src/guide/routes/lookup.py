@@ -21,7 +21,7 @@ from guide.docroot.layout import has_frontmatter
 from guide.errors import AuthoringError, NotFoundError
 from guide.forms.declare import digest
 from guide.forms.failure import ADDRESS, Route
-from guide.forms.resolve import Request
+from guide.forms.step import Request
 from guide.protocol import PROJECT, ROUTE_PROMPT
 from guide.routes import help as help_text
 from guide.routes import suggest
