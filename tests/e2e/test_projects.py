@@ -45,6 +45,11 @@ def many(docroot, projects):
     return create_server(docroot.root, project=docroot.project, projects_under=projects.under, watch=False)
 
 
+def legacy_only(mode: str) -> None:
+    if mode != "legacy":
+        pytest.skip("roots, and an interaction held in one request, are the legacy protocol's")
+
+
 def at(path: Path | str, command: str = "guide://_workflow/phase/check") -> str:
     """The address of `command` with `project=<path>`, encoded as an RFC 6570 client would (`/` as %2F)."""
     return f"{command}?project={quote(str(path), safe='')}"
@@ -173,14 +178,16 @@ async def test_legacy_roots_name_the_project(many, mode, projects):
 
 
 @pytest.mark.parametrize("roots", [["{a}", "{b}"], ["{outside}"], ["{under}/out"], ["file://otherhost{a}"]])
-async def test_roots_that_name_no_single_project_inside_leave_the_servers_own(many, projects, roots):
+async def test_roots_that_name_no_single_project_inside_leave_the_servers_own(many, projects, roots, mode):
+    legacy_only(mode)
     given = [f"file://{root.format(a=projects.a, b=projects.b, outside=projects.outside, under=projects.under)}"
              if root.startswith("{") else root.format(a=projects.a) for root in roots]
     async with Client(many, mode="legacy", roots=given) as client:
         assert (await read(client, "guide://_workflow/phase/check")).strip() == "PHASE from=discussion to=check"
 
 
-async def test_one_root_inside_among_others_names_it(many, projects):
+async def test_one_root_inside_among_others_names_it(many, projects, mode):
+    legacy_only(mode)
     async with Client(many, mode="legacy", roots=[f"file://{projects.outside}", f"file://{projects.b}"]) as client:
         assert (await read(client, "guide://_workflow/phase/check")).strip() == "PHASE from=review to=check"
 
@@ -235,3 +242,18 @@ async def test_the_app_form_keeps_the_project_between_its_rounds(many, mode, pro
     # the round's own request names the project by the client's root on the legacy protocol only
     left_out = "review" if mode == "legacy" else "discussion"
     assert rooted["forms"][0]["schema"]["properties"]["phase"]["enum"] == [p for p in PHASES if p != left_out]
+
+
+async def test_a_legacy_read_keeps_the_project_it_started_with(many, projects, mode):
+    legacy_only(mode)
+    current = projects.under / "current"
+    current.symlink_to(projects.a)
+
+    async def switch_then_answer(message, response_type, params, context):
+        os.unlink(current)
+        current.symlink_to(projects.b)  # while the person answers, the link moves to another project
+        return {"phase": "check"}
+
+    async with Client(many, mode="legacy", elicitation_handler=switch_then_answer) as client:
+        text = await read(client, at(current, "guide://_workflow/phase"))
+    assert text.strip() == "PHASE from=planning to=check"
