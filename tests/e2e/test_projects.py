@@ -257,3 +257,17 @@ async def test_a_legacy_read_keeps_the_project_it_started_with(many, projects, m
     async with Client(many, mode="legacy", elicitation_handler=switch_then_answer) as client:
         text = await read(client, at(current, "guide://_workflow/phase"))
     assert text.strip() == "PHASE from=planning to=check"
+
+
+async def test_roots_a_client_cannot_list_leave_the_servers_own_with_one_log_line(many, projects, mode, caplog):
+    legacy_only(mode)
+
+    def broken(context):
+        raise RuntimeError("no roots today")
+
+    async with Client(many, mode="legacy", roots=broken) as client:
+        caplog.clear()
+        text = await read(client, "guide://_workflow/phase/check")
+    assert text.strip() == "PHASE from=discussion to=check"
+    [line] = [record.getMessage() for record in caplog.records if "declares roots" in record.getMessage()]
+    assert line.endswith("declares roots but did not list them (no roots today); its read is about the default project")
