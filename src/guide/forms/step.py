@@ -17,6 +17,7 @@ from guide.forms.failure import ADDRESS, Fail, Need, Reason, Route, described, f
 from guide.forms.fields import Field
 from guide.forms.questions import missing, person_questions, when_status
 from guide.forms.values import Invalid, is_unresolved, normalise_answer, normalise_text, problems, text_length
+from guide.protocol import PROJECT
 from guide.spelling import near_miss
 from guide.text import clip
 
@@ -45,6 +46,8 @@ class Request:
     """How the caller reads again (an address, or a prompt's arguments): where a failure tells the agent to go back (C7.12 c)."""
     digest: str = ""
     """The forms' fingerprint (`declare.digest`), which continuation state carries; worked out here when not given."""
+    project: str = ""
+    """The project folder the read named (C10), which continuation state carries so a retry cannot change it; empty: the server's own."""
 
     def __post_init__(self) -> None:
         if not self.digest:
@@ -154,6 +157,8 @@ def read_keywords(request: Request) -> dict[str, Any] | Fail:
     declared = request.forms.fields
     values: dict[str, Any] = {}
     for name, given in texts.items():
+        if name == PROJECT:  # the server's, not a value for the templates: it chose the read's project (C10)
+            continue
         if name not in declared:
             resembled = near_miss(name, declared)
             if resembled:
