@@ -108,7 +108,7 @@ SIZES_ALLOWED = {
     "src/guide/docroot/built.py": 447,
     "src/guide/docroot/built.py::Built": 331,
     "src/guide/docroot/config.py::read_config": 42,
-    "src/guide/forms/step.py": 402,
+    "src/guide/forms/step.py": 407,
     "src/guide/render.py::inspect": 44,
     "src/guide/server/connections.py::guarded_protocol": 53,
     "tests/docroot/test_docroot.py": 425,
