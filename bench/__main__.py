@@ -55,12 +55,12 @@ def _machine() -> dict:
 async def _run_all(config: Config, out: Path, only: set[str]) -> dict[str, dict]:
     from bench import b1_static, b2_flow, b3_core, b4_scale, b5_watch, b6_state, b7_http, b8_listing, b9_start, b10_restart
     from bench.docroot_gen import generate
-    from guide.docroot.store.disk import CACHE_DIR_VARIABLE
+    from guide.server.settings import SETTING
 
     results: dict[str, dict] = {}
     with tempfile.TemporaryDirectory(prefix="guide-bench-") as temp:
         workdir = Path(temp)
-        os.environ[CACHE_DIR_VARIABLE] = str(workdir / "cache")  # servers and checks of this run never touch the user's cache
+        os.environ[SETTING["cache_dir"].variable] = str(workdir / "cache")  # servers and checks of this run never touch the user's cache
         docroots: dict[int, tuple[Path, dict]] = {}
 
         def docroot_for(size: int) -> tuple[Path, dict]:
