@@ -54,12 +54,12 @@ def _machine() -> dict:
 
 
 async def _run_all(config: Config, out: Path, only: set[str]) -> dict[str, dict]:
-    from guide.docroot.store.disk import CACHE_DIR_VARIABLE
+    from guide.server.settings import SETTING
 
     results: dict[str, dict] = {}
     with tempfile.TemporaryDirectory(prefix="guide-bench-") as temp:
         workdir = Path(temp)
-        os.environ[CACHE_DIR_VARIABLE] = str(workdir / "cache")  # servers and checks of this run never touch the user's cache
+        os.environ[SETTING["cache_dir"].variable] = str(workdir / "cache")  # servers and checks of this run never touch the user's cache
         for bench_id, make in _steps(config, workdir, out):
             if bench_id in only:
                 results[bench_id] = await _timed(bench_id, make)

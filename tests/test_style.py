@@ -112,7 +112,7 @@ SIZES_ALLOWED = {
     "src/guide/render.py::inspect": 44,
     "src/guide/server/connections.py::guarded_protocol": 53,
     "tests/docroot/test_docroot.py": 425,
-    "tests/docroot/test_store_parses.py": 403,
+    "tests/docroot/test_store_parses.py": 408,
     "tests/robustness/test_edit_storm.py::test_a_storm_of_edits_is_one_burst_and_no_read_fails": 50,
 }
 # sizes: end
@@ -177,6 +177,35 @@ def _write_sizes() -> None:
     begin, end = text.index("SIZES_ALLOWED = {\n"), text.index("}\n# sizes: end")
     rows = "".join(f'    "{key}": {lines},\n' for key, lines in sorted(oversized().items()))
     this.write_text(text[:begin] + "SIZES_ALLOWED = {\n" + rows + text[end:], encoding="utf-8")
+
+
+# The process environment is read in one place, where every setting is read and checked (near misses included).
+READS_THE_ENVIRONMENT = {"guide/server/settings.py", "guide/cli/__init__.py"}  # and the program's entry point, if it ever needs to
+ENVIRONMENT_NAMES = {"environ", "environb", "getenv", "getenvb"}
+
+
+def environment_reads(path: Path) -> list[int]:
+    """The lines of `path` that touch `os.environ` or `os.getenv` (however `os` or the name was imported)."""
+    tree = ast.parse(path.read_text())
+    modules = {alias.asname or alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names if alias.name == "os"}
+    found = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module == "os"
+             and any(alias.name in ENVIRONMENT_NAMES for alias in node.names)]
+    found += [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr in ENVIRONMENT_NAMES
+              and isinstance(node.value, ast.Name) and node.value.id in modules]
+    return sorted(found)
+
+
+def test_only_the_settings_module_reads_the_environment():
+    source = ROOT / "src"
+    found = [f"{path.relative_to(source)}:{line}" for path in sorted((source / "guide").rglob("*.py"))
+             if path.relative_to(source).as_posix() not in READS_THE_ENVIRONMENT for line in environment_reads(path)]
+    assert found == [], f"read the environment outside guide.server.settings (read a setting there instead): {found}"
+
+
+def test_the_environment_check_sees_each_way_of_reading_it(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text("import os\nimport os as system\nfrom os import getenv\nos.environ.get('A')\nsystem.getenv('B')\nx = os.getcwd()\n")
+    assert environment_reads(sample) == [3, 4, 5]
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--write-sizes"]:

@@ -24,12 +24,12 @@ from bench.harness.common import Config, log, project_dir
 from bench.harness.docroot_gen import generate
 from bench.harness.measure import summary
 from bench.harness.procs import child_pid, peak_rss_mb, serve_transport, timed_run
-from guide.docroot.store.disk import NO_CACHE_VARIABLE
+from guide.server.settings import SETTING
 
 TARGET_START_S = 2.0
 TARGET_RSS_MB = 300.0
 TARGET_CHECK_S = 5.0
-NO_CACHE = {NO_CACHE_VARIABLE: "1"}
+NO_CACHE = {SETTING["no_cache"].variable: "1"}
 GROWTH_LIMIT = 1.15  # log-log slope of the size-dependent part; 1.0 is linear
 
 

@@ -23,7 +23,7 @@ from bench.harness.common import Config, log, project_dir
 from bench.harness.measure import ratio_summary, summary
 from bench.harness.procs import child_pid, peak_rss_mb, python_transport, serve_transport
 from bench.suite.b4_scale import growth
-from guide.docroot.store.disk import CACHE_DIR_VARIABLE
+from guide.server.settings import SETTING
 
 TARGET_FIRST = 1.2
 TARGET_SECOND = 1.0
@@ -63,7 +63,7 @@ def guide_cache_env(workdir: Path, label: str) -> dict[str, str]:
     """An environment giving a Guide server its own, empty parse cache folder."""
     folder = workdir / "caches" / label
     folder.mkdir(parents=True, exist_ok=True)
-    return {CACHE_DIR_VARIABLE: str(folder)}
+    return {SETTING["cache_dir"].variable: str(folder)}
 
 
 async def _size(config: Config, workdir: Path, size: int, docroot_for: DocrootFor) -> dict:

@@ -12,15 +12,19 @@ from mcp_types import ElicitResult, InputRequiredResult
 from guide.cli import main
 from guide.errors import GuideError
 from guide.examples import DOCROOT
-from guide.server import http
+from guide.server import auth, http
 from guide.server.app import create_server
-from guide.server.auth import verifier
 from guide.server.eras.modern import sealing
 from guide.server.settings import read_settings
 
 ALICE, BOB = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
 PEM = RSAKeyPair.generate().public_key
 JWT = {"GUIDE_AUTH_ISSUER": "https://id.example.com", "GUIDE_AUTH_AUDIENCE": "guide"}
+
+
+def verifier(environ: dict[str, str]):
+    """The token verifier `guide serve` makes when started with `environ` (its settings read, then `guide.server.auth`)."""
+    return auth.verifier(read_settings({}, environ))
 
 
 def test_no_auth_variables_leave_access_open():

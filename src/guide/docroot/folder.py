@@ -52,8 +52,9 @@ class Docroot:
     """A docroot folder; `current()` gives the build of its current snapshot, refreshed after `invalidate()`.
 
     Files larger than `max_file_size` bytes are not served (see `guide.docroot.files`).
-    Nothing is read until asked: the first answer of a large docroot scans the
-    folder and reads the few files it needs.
+    Parses are kept between processes in `store` (None: nothing is kept; the commands
+    give the store their settings choose). Nothing is read until asked: the first
+    answer of a large docroot scans the folder and reads the few files it needs.
     """
 
     def __init__(self, root: Path, project: Path | None = None, *, max_file_size: int = MAX_FILE_SIZE, store: Store | None = None):
@@ -65,7 +66,7 @@ class Docroot:
         self.project = Path(project or os.getcwd()).resolve()
         """The server's own project folder: the project of every read that names none (C10)."""
         self.max_file_size = max_file_size
-        self.store = store if store is not None else Store.configured()
+        self.store = store if store is not None else Store(None)
         self.parses = StoredParses(self.store, self.root)
         """Parsed frontmatter kept between processes (see `guide.docroot.store.parses`)."""
         self._current: Built | None = None

@@ -32,10 +32,11 @@ from guide.server import metrics
 from guide.server.eras.base import Driven, Opening, Stepping
 from guide.server.eras.questions import elicit_request
 from guide.server.errors import to_mcp
+from guide.server.settings import SETTING
 from guide.text import clip
 
 log = logging.getLogger("guide")
-TIMEOUT_FLAG = "--answer-timeout"
+TIMEOUT_FLAG = SETTING["answer_timeout"].flag
 GONE_POLL = 1.0
 """Seconds between two looks at whether a waiting read's HTTP connection is still open."""
 ROOTS_TIMEOUT = 10.0
