@@ -7,14 +7,15 @@ import sys
 import pytest
 from fastmcp import Client
 from fastmcp.client.transports import StdioTransport
+from support.files import write_files
 
-from docroot.conftest import write_files
 from guide.cli import main
 from guide.docroot.folder import Docroot
 from guide.docroot.lint import lint
 from guide.docroot.store import parses, reports
 from guide.docroot.store.disk import Store
 from guide.server.report import start_line
+from guide.server.settings import open_docroot, read_settings
 
 FILES = {
     "_commands/review.md": "---\ndescription: Review.\nelicitation:\n  f:\n    message: M.\n    schema: {type: object, properties: {mode: {type: string}}}\n---\nR {{kwargs.mode}}\n",
@@ -29,6 +30,11 @@ def fresh(root, folder, load_after=0) -> Docroot:
     docroot = Docroot(root, store=Store(folder))
     docroot.parses.load_after = load_after
     return docroot
+
+
+def served(root) -> Docroot:
+    """The docroot as `guide serve --docroot ROOT` opens it: its store where the settings (here GUIDE_CACHE_DIR) put it."""
+    return open_docroot(read_settings({"docroot": root}))
 
 
 def saved(tmp_path):
@@ -108,11 +114,11 @@ def test_an_unchanged_docroot_is_checked_from_the_kept_report(tmp_path, monkeypa
 def test_a_starting_server_and_guide_check_share_the_kept_report(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("GUIDE_CACHE_DIR", str(tmp_path / "cache"))
     root = write_files(tmp_path / "docroot", {**FILES, "_commands/typo.md": "---\nelicitaton: {}\n---\nx\n"})
-    assert start_line(Docroot(root)).endswith(f"1 authoring error (`guide check {root}` lists them)")
+    assert start_line(served(root)).endswith(f"1 authoring error (`guide check {root}` lists them)")
     monkeypatch.setattr(reports, "lint", lambda snapshot: pytest.fail("the docroot was linted again"))
     assert main(["check", str(root)]) == 1  # the report the server's start check kept
     assert "elicitaton" in capsys.readouterr().out
-    assert "1 authoring error" in start_line(Docroot(root))  # and a restarted server reads it too
+    assert "1 authoring error" in start_line(served(root))  # and a restarted server reads it too
 
 
 @pytest.mark.parametrize(

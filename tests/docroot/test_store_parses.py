@@ -16,12 +16,13 @@ import threading
 from pathlib import Path
 
 import pytest
+from support.files import same, write_files
 
-from docroot.conftest import same, write_files
 from guide.docroot.folder import Docroot
 from guide.docroot.frontmatter import FrontmatterError, Parsed, split
 from guide.docroot.store import parses as parses_module
-from guide.docroot.store.disk import CACHE_DIR_VARIABLE, NO_CACHE_VARIABLE, Store, store_folder
+from guide.docroot.store.disk import Store, store_folder
+from guide.server.settings import read_settings
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -347,11 +348,15 @@ def test_one_cache_file_per_docroot_by_its_real_path(root, folder, tmp_path):
 
 
 def test_where_the_cache_lives(tmp_path):
-    assert store_folder({CACHE_DIR_VARIABLE: str(tmp_path)}) == tmp_path.resolve()
-    assert store_folder({NO_CACHE_VARIABLE: "1", CACHE_DIR_VARIABLE: str(tmp_path)}) is None
-    assert store_folder({NO_CACHE_VARIABLE: "0", CACHE_DIR_VARIABLE: str(tmp_path)}) == tmp_path.resolve()
+    def folder(environ: dict[str, str]) -> Path | None:
+        settings = read_settings({}, environ)
+        return store_folder(settings.cache_dir, off=settings.no_cache)
+
+    assert folder({"GUIDE_CACHE_DIR": str(tmp_path)}) == tmp_path.resolve()
+    assert folder({"GUIDE_NO_CACHE": "1", "GUIDE_CACHE_DIR": str(tmp_path)}) is None
+    assert folder({"GUIDE_NO_CACHE": "0", "GUIDE_CACHE_DIR": str(tmp_path)}) == tmp_path.resolve()
     if sys.platform.startswith("linux"):
-        assert store_folder({}).name == "guide"
+        assert folder({}).name == "guide"
 
 
 def test_a_turned_off_cache_parses_and_writes_nothing(root, tmp_path):

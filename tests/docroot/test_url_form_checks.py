@@ -3,8 +3,8 @@
 import json
 
 import pytest
+from support.files import write_files
 
-from docroot.conftest import write_files
 from guide.cli import main
 from guide.docroot.folder import Docroot
 from guide.errors import AuthoringError

@@ -1,8 +1,8 @@
 """C5 (turn 4), C7: URL-mode steps in the pure step: when they are asked, what their link is, and what each answer does."""
 
 import pytest
+from support.forms import declared, form
 
-from forms.conftest import declared, form
 from guide.forms import state
 from guide.forms.step import Answer, Ask, Fail, Progress, Render, Request, step
 from guide.forms.url_step import MAX_LINK_LENGTH, UrlQuestion, link_problem, render_link

@@ -1,9 +1,9 @@
 """Issue 19, findings 2 to 4: JWT settings that cannot be misread, and the claims every accepted JWT has.
 
-Each test gives `guide.server.auth.verifier` an environment as `guide serve` would read
-it, and either expects the start to stop with one line naming the variable to use, or
-hands the verifier real signed tokens (RS256 with a generated key pair, HS256 with a
-secret) and checks which it accepts.
+Each test reads the settings of an environment and gives them to `guide.server.auth.verifier`,
+as `guide serve` does, and either expects the start to stop with one line naming the
+variable to use, or hands the verifier real signed tokens (RS256 with a generated key
+pair, HS256 with a secret) and checks which it accepts.
 """
 
 import secrets
@@ -14,13 +14,19 @@ from fastmcp.server.auth.providers.jwt import RSAKeyPair
 from joserfc import jwk, jwt
 
 from guide.errors import GuideError
-from guide.server.auth import verifier
+from guide.server import auth
+from guide.server.settings import read_settings
 
 ISSUER = "https://id.example.com"
 AUDIENCE = "guide"
 JWT = {"GUIDE_AUTH_ISSUER": ISSUER, "GUIDE_AUTH_AUDIENCE": AUDIENCE}
 KEYS = RSAKeyPair.generate()
 SECRET = secrets.token_urlsafe(48)
+
+
+def verifier(environ: dict[str, str]):
+    """The token verifier `guide serve` makes when started with `environ` (its settings read, then `guide.server.auth`)."""
+    return auth.verifier(read_settings({}, environ))
 
 
 def signed(key: str | bytes, algorithm: str = "RS256", *, expires: bool = True, **claims) -> str:

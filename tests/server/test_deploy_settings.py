@@ -12,15 +12,19 @@ from mcp_types import ElicitResult, InputRequiredResult
 from guide.cli import main
 from guide.errors import GuideError
 from guide.examples import DOCROOT
-from guide.server import http
+from guide.server import auth, http
 from guide.server.app import create_server
-from guide.server.auth import verifier
 from guide.server.eras.modern import sealing
 from guide.server.settings import read_settings
 
 ALICE, BOB = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
 PEM = RSAKeyPair.generate().public_key
 JWT = {"GUIDE_AUTH_ISSUER": "https://id.example.com", "GUIDE_AUTH_AUDIENCE": "guide"}
+
+
+def verifier(environ: dict[str, str]):
+    """The token verifier `guide serve` makes when started with `environ` (its settings read, then `guide.server.auth`)."""
+    return auth.verifier(read_settings({}, environ))
 
 
 def test_no_auth_variables_leave_access_open():
@@ -124,6 +128,21 @@ def test_a_reachable_address_without_auth_is_warned_about():
     assert found[1].startswith("note: only requests whose Host is localhost, 127.0.0.1, ::1 are answered (others get 421)")
     assert "or 10.1.2.3 are answered" in http.startup_warnings(served_on("10.1.2.3"), authenticated=True)[0]
     assert http.startup_warnings(served_on("0.0.0.0", {"GUIDE_ALLOWED_HOSTS": "guide.example.com"}), authenticated=True) == []
+
+
+def test_a_reachable_address_with_projects_under_is_noted(tmp_path):
+    settings = read_settings({"host": "0.0.0.0", "projects_under": tmp_path}, {"GUIDE_ALLOWED_HOSTS": "guide.example.com"})
+    assert http.startup_warnings(settings, authenticated=True) == [
+        "note: every caller that reaches 0.0.0.0 may name any folder inside --projects-under as the project of a read "
+        "(its workflow phase, and the names of the folders there); see docs/security.md"]
+    assert http.startup_warnings(read_settings({"projects_under": tmp_path}, {}), authenticated=False) == []  # loopback: the user's own
+
+
+def test_projects_under_is_off_by_default_and_must_be_a_folder(tmp_path):
+    assert read_settings({}, {}).projects_under is None
+    assert read_settings({}, {"GUIDE_PROJECTS_UNDER": str(tmp_path)}).projects_under == tmp_path
+    with pytest.raises(GuideError, match="^--projects-under: '.*' is not a folder$"):
+        read_settings({"projects_under": tmp_path / "missing"}, {})
 
 
 def test_serve_prints_the_warning_before_serving(monkeypatch, capsys):

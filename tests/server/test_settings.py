@@ -1,10 +1,12 @@
 """Issue 18: every setting read once, from flags, the environment and fastmcp.json alike (flag over environment over default)."""
 
+import ast
 import os
 import re
 import secrets
 import subprocess
 import sys
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -13,7 +15,7 @@ from fastmcp.client.transports import StdioTransport
 
 from guide.cli import main
 from guide.errors import GuideError
-from guide.server.settings import AUTH, SETTINGS, read_settings
+from guide.server.settings import SETTINGS, Settings, read_settings
 
 REPO = Path(__file__).resolve().parents[2]
 SCAFFOLD_COMMAND = "guide://_change?kind=bug&issue=42&test_command=pytest"
@@ -84,16 +86,30 @@ def test_a_secret_is_never_repeated_in_the_line():
     assert key not in str(raised.value)
 
 
-def test_serve_help_lists_every_variable_guide_reads_with_its_meaning():
+def test_serve_help_lists_every_setting_with_its_variable_meaning_default_and_flag():
     done = subprocess.run([sys.executable, "-m", "guide", "serve", "--help"], capture_output=True, text=True, cwd=REPO,
                           env={**os.environ, "PYTHONPATH": str(REPO / "src")}, timeout=60)
     lines = done.stdout.splitlines()
-    for variable in [setting.variable for setting in SETTINGS] + list(AUTH):
-        listed = [line for line in lines if line.strip().startswith(variable + " ")]
-        assert listed and len(listed[0].split(variable, 1)[1].strip()) > 10, f"{variable} is not listed with a meaning"
+    for setting in SETTINGS:
+        listed = [line for line in lines if line.strip().startswith(setting.variable + " ")]
+        assert listed and setting.described in listed[0], f"{setting.variable} is not listed with its meaning and the table's default"
+        assert f"default: {setting.default_text}" in listed[0]
+        assert listed[0].endswith(f"; flag {setting.flag}") if setting.flag else "flag" not in listed[0]
+        assert setting.flag is None or f"[{setting.flag} {setting.metavar}]" in " ".join(done.stdout.split())
     named = {name for path in (REPO / "src" / "guide").rglob("*.py") for name in re.findall(r"\bGUIDE_[A-Z_]*[A-Z]\b", path.read_text())}
     missing = sorted(name for name in named if name not in done.stdout and name != "GUIDE_AUTH")
-    assert missing == [], f"read but not listed in guide serve --help: {missing}"
+    assert missing == [], f"named but not listed in guide serve --help: {missing}"
+
+
+def test_each_setting_s_variable_flag_and_default_is_written_once():
+    assert [setting.name for setting in SETTINGS] == [spec.name for spec in fields(Settings)]
+    assert read_settings({}, {}) == Settings()  # the defaults are the fields' own: nothing else supplies one
+    said = [setting.variable for setting in SETTINGS if "default" in setting.meaning.lower()]
+    assert said == [], f"these meanings say a default of their own (--help adds the field's): {said}"
+    spelt = {setting.variable for setting in SETTINGS} | {setting.flag for setting in SETTINGS if setting.flag}
+    found = [f"{path.relative_to(REPO)}:{node.lineno} {node.value}" for path in sorted((REPO / "src" / "guide").rglob("*.py"))
+             for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, ast.Constant) and node.value in spelt]
+    assert found == [], f"a setting's variable or flag spelt out (take it from guide.server.settings.SETTING): {found}"
 
 
 def test_the_app_form_setting_is_on_by_default_and_turned_off_by_its_variable_or_flag():
@@ -102,3 +118,18 @@ def test_the_app_form_setting_is_on_by_default_and_turned_off_by_its_variable_or
     assert read_settings({"app_forms": "1"}, {"GUIDE_APP_FORMS": "0"}).app_forms is True
     with pytest.raises(GuideError, match="GUIDE_APP_FORMS: 'maybe' is not 1 or 0"):
         read_settings({}, {"GUIDE_APP_FORMS": "maybe"})
+
+
+def test_the_docs_that_list_settings_agree_with_the_table():
+    synopsis = re.search(r"```\n(guide serve \[.*?)```", (REPO / "docs" / "cli.md").read_text(), re.S).group(1)
+    assert set(re.findall(r"\[(--[a-z-]+)", synopsis)) == {setting.flag for setting in SETTINGS if setting.flag}, "docs/cli.md: guide serve's options"
+    by_variable = {setting.variable: setting for setting in SETTINGS}
+    table = (REPO / "deploy" / "README.md").read_text().split("## Settings", 1)[1].split("\n\n", 2)[1]
+    for row in table.splitlines()[2:]:
+        named, _, default = (cell.strip() for cell in row.strip("|").split("|"))
+        variables = re.findall(r"`(GUIDE_[A-Z_]+)`", named)
+        assert variables and all(variable in by_variable for variable in variables), f"deploy/README.md: {named} is not a setting"
+        assert re.findall(r"`(--[a-z-]+)`", named) == [flag for variable in variables if (flag := by_variable[variable].flag)], row
+        value = default.split(":")[0].replace("`", "").replace(",", "")
+        if re.fullmatch(r"[\w.]+", value):  # a value, not a description: the table's default
+            assert [by_variable[variable].default_text for variable in variables] == [value] * len(variables), row

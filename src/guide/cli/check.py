@@ -6,16 +6,17 @@ import sys
 from pathlib import Path
 
 from guide.cli.checkwatch import watch
-from guide.docroot.folder import Docroot
+from guide.cli.configured import settings_of
 from guide.docroot.lint import Report
 from guide.docroot.store.reports import checked
+from guide.server.settings import open_docroot
 from guide.text import for_terminal
 
 
 def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
     """Register `guide check`."""
     parser = commands.add_parser("check", help="report every authoring error of a docroot")
-    parser.add_argument("docroot", type=Path, nargs="?", default=example, help="the docroot (default: the bundled example)")
+    parser.add_argument("docroot", type=Path, nargs="?", default=None, help="the docroot (default: GUIDE_DOCROOT, else the bundled example)")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     parser.add_argument("--strict", action="store_true", help="fail on notes too, not only on errors")
     parser.add_argument("--watch", action="store_true", help="check again after every change until Ctrl-C")
@@ -24,12 +25,15 @@ def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
 
 def run(options: argparse.Namespace) -> int:
     """Lint the docroot; exit 1 if it has errors (or, with `--strict`, notes)."""
-    if options.watch:
-        return watch(options, run)
-    if not options.docroot.is_dir():
+    if options.docroot is not None and not options.docroot.is_dir():
         print(f"guide check: {options.docroot} is not a folder", file=sys.stderr)
         return 2
-    docroot = Docroot(options.docroot)
+    settings = settings_of("check", docroot=options.docroot)
+    if settings is None:
+        return 2
+    if options.watch:
+        return watch(argparse.Namespace(**{**vars(options), "docroot": settings.docroot}), run)
+    docroot = open_docroot(settings)
     report = checked(docroot.current(), docroot.store)
     docroot.keep_parses()
     if options.format == "json":

@@ -7,23 +7,28 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from guide.cli.configured import add_folder_options, settings_of
 from guide.cli.explain import REFUSED, UNMENTIONED, FormReport, explain
 from guide.cli.inputs import NO_FIELDS, FileAnswers, check_form_ids, read_answers, with_values
-from guide.docroot.folder import Docroot
+from guide.docroot.projects import Projects
 from guide.errors import GuideError
 from guide.forms.step import Answer, Ask, Fail, Outcome, Progress, Question, Request, step
 from guide.forms.url_step import UrlQuestion
+from guide.protocol import PROJECT
 from guide.routes.finish import document_text, finish
 from guide.routes.lookup import AddressRead, Call, Document, resolve
+from guide.server.settings import Settings, open_docroot
 from guide.text import for_terminal
+
+ANY_PROJECT = Projects(Path("/"), refused="is not a folder", accepted=f"{PROJECT}=<absolute path of a folder>, or --project DIR")
+"""`guide render` is run by the operator: the `project` keyword may name any folder (as a server's `--projects-under /` would allow)."""
 
 
 def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
     """Register `guide render`."""
     parser = commands.add_parser("render", help="render an entrypoint without a client and explain its forms")
     parser.add_argument("uri", help="a guide:// address, e.g. guide://_review?mode=branch")
-    parser.add_argument("--docroot", type=Path, default=example, help="the docroot (default: the bundled example)")
-    parser.add_argument("--project", type=Path, default=None, help="the project folder holding the workflow state file")
+    add_folder_options(parser)
     parser.add_argument("--set", dest="values", action="append", default=[], metavar="K=V", help="a keyword value (repeatable)")
     parser.add_argument("--answers", type=Path, default=None, metavar="FILE.json",
                         help='answer forms as an interactive client would, from a JSON object keyed by form id')
@@ -46,9 +51,12 @@ class Rendering:
 
 
 def run(options: argparse.Namespace) -> int:
-    """Print the form reports and the rendered text (or the error); exit 1 if it cannot render."""
+    """Print the form reports and the rendered text (or the error); exit 1 if it cannot render, 2 if a setting is wrong."""
+    settings = settings_of("render", docroot=options.docroot, project=options.project)
+    if settings is None:
+        return 2
     try:
-        result = render(options.uri, options.docroot, options.project, options.values, options.answers)
+        result = render(options.uri, settings, options.values, options.answers)
     except GuideError as error:
         result = Rendering(None, error=str(error))
     if options.format == "json":
@@ -64,9 +72,9 @@ def run(options: argparse.Namespace) -> int:
     return 1 if result.error is not None else 0
 
 
-def render(uri: str, docroot: Path, project: Path | None, values: list[str], answers: Path | None = None) -> Rendering:
+def render(uri: str, settings: Settings, values: list[str], answers: Path | None = None) -> Rendering:
     """Render `uri` as a client without forms would get it, or, given an answers file, as one answering from it."""
-    folder = Docroot(docroot, project)
+    folder = open_docroot(settings)
     read = AddressRead(with_values(uri, values))
     given = read_answers(answers) if answers else None
     built = folder.current()
@@ -75,7 +83,8 @@ def render(uri: str, docroot: Path, project: Path | None, values: list[str], ans
         return Rendering(document_text(folder, found))
     if isinstance(found, str):
         return Rendering(found)
-    phase = folder.active_phase(built)
+    named = found.keywords.get(PROJECT)
+    phase = folder.active_phase(built, ANY_PROJECT.named(named) if named is not None else None)
     if given is None:
         request = found.request(can_elicit=False, active_phase=phase)
         outcome = step(request)
@@ -86,7 +95,7 @@ def render(uri: str, docroot: Path, project: Path | None, values: list[str], ans
         request = found.request(can_elicit=True, active_phase=phase, url_mode=True)  # the file answers URL steps too
         outcome, replies = _answered(request, FileAnswers(given))
         reports = explain(request, outcome, replies=replies)
-    return _rendering(found, outcome, reports, phase)
+    return _rendering(found, outcome, reports, phase, settings.max_output)
 
 
 def _answered(request: Request, answers: FileAnswers) -> tuple[Outcome, dict[str, str]]:
@@ -118,7 +127,7 @@ def _shown(question: Question | UrlQuestion) -> tuple[str, dict[str, Any]]:
     return question.message, dict(question.schema)
 
 
-def _rendering(call: Call, outcome: Outcome, reports: list[FormReport], phase: str | None) -> Rendering:
+def _rendering(call: Call, outcome: Outcome, reports: list[FormReport], phase: str | None, max_output: int) -> Rendering:
     if isinstance(outcome, Fail):
         return Rendering(None, reports, outcome.message)
-    return Rendering(finish(call, outcome, phase), reports)
+    return Rendering(finish(call, outcome, phase, max_output=max_output), reports)

@@ -19,7 +19,7 @@ def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
     )
     for setting in SETTINGS:
         if setting.flag is not None:  # read as text: the settings say what a value must be, the same for a flag and a variable
-            parser.add_argument(setting.flag, dest=setting.name, default=None, metavar=setting.metavar, help=setting.meaning)
+            parser.add_argument(setting.flag, dest=setting.name, default=None, metavar=setting.metavar, help=setting.described)
     parser.set_defaults(run=run)
 
 

@@ -24,10 +24,10 @@ from rich.console import Console
 
 from guide.cli.inputs import NO_FIELDS, FileAnswers, Reply, check_form_ids, read_answers, with_values
 from guide.cli.terminal_form import TerminalForm
-from guide.docroot.folder import Docroot
 from guide.errors import GuideError
 from guide.protocol import FORM_META
 from guide.routes.lookup import AddressRead, Call, resolve
+from guide.server.settings import SETTING, Settings, child_environment, open_docroot, read_settings
 from guide.text import for_terminal
 
 INTERRUPTED = 130
@@ -40,18 +40,19 @@ def run_try(options: argparse.Namespace) -> int:
     """Start Guide over stdio, read the address, print the rendered text; exit 1 on an error, 130 on Ctrl-C."""
     # Never wrap what is not a terminal: a piped error line stays one line.
     console = Console(stderr=True, highlight=False, soft_wrap=not sys.stderr.isatty())
-    if not options.docroot.is_dir():
+    if options.docroot is not None and not options.docroot.is_dir():
         _say(console, f"guide try: {options.docroot} is not a folder")
         return 2
     try:
+        settings = read_settings({"docroot": options.docroot, "project": options.project})
         uri = with_values(options.uri, options.values)
-        answerer = _file_answerer(options, uri) if options.answers else TerminalForm(console)
+        answerer = _file_answerer(options, settings, uri) if options.answers else TerminalForm(console)
     except GuideError as error:
         _say(console, f"guide try: {error}")
         return 2
     desk = Desk(answerer)
     try:
-        text = desk.run(lambda: read(options, uri, desk.handler))
+        text = desk.run(lambda: read(options, settings, uri, desk.handler))
     except KeyboardInterrupt:
         return _end(desk, console, "guide try: interrupted", INTERRUPTED)
     except MCPError as error:
@@ -140,12 +141,12 @@ class Desk:
         ask.reply.set_result(reply)
 
 
-async def read(options: argparse.Namespace, uri: str, handler: Any) -> str:
-    """Read one address through a Guide subprocess and return the rendered text."""
-    args = ["-m", "guide", "serve", "--docroot", str(options.docroot)]
-    if options.project:
-        args += ["--project", str(options.project)]
-    env = {**os.environ, "FASTMCP_LOG_LEVEL": os.environ.get("FASTMCP_LOG_LEVEL", "ERROR")}
+async def read(options: argparse.Namespace, settings: Settings, uri: str, handler: Any) -> str:
+    """Read one address through a Guide subprocess (given this process's settings) and return the rendered text."""
+    args = ["-m", "guide", "serve", SETTING["docroot"].flag, str(settings.docroot)]
+    if settings.project:
+        args += [SETTING["project"].flag, str(settings.project)]
+    env = child_environment({"FASTMCP_LOG_LEVEL": "ERROR"})
     # The server's own log would interleave with the form prompts; failures reach us as MCP errors.
     with open(os.devnull, "w") as server_log:
         transport = StdioTransport(command=sys.executable, args=args, env=env, log_file=server_log)
@@ -154,11 +155,11 @@ async def read(options: argparse.Namespace, uri: str, handler: Any) -> str:
     return "".join(getattr(item, "text", "") for item in contents)
 
 
-def _file_answerer(options: argparse.Namespace, uri: str) -> FileAnswers:
+def _file_answerer(options: argparse.Namespace, settings: Settings, uri: str) -> FileAnswers:
     """The answers file, its form ids checked against the entrypoint when the docroot resolves the address."""
     answers = read_answers(options.answers)
     try:
-        found = resolve(Docroot(options.docroot, options.project).current(), AddressRead(uri))
+        found = resolve(open_docroot(settings).current(), AddressRead(uri))
     except GuideError:
         found = None  # the server reports what is wrong with the address
     if isinstance(found, Call):

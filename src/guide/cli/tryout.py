@@ -3,6 +3,8 @@
 import argparse
 from pathlib import Path
 
+from guide.cli.configured import add_folder_options
+
 PROTOCOLS = ("legacy", "2026-07-28")
 
 
@@ -10,8 +12,7 @@ def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
     """Register `guide try`."""
     parser = commands.add_parser("try", help="read an address as a client would, answering forms in the terminal")
     parser.add_argument("uri", help="a guide:// address, e.g. guide://_review")
-    parser.add_argument("--docroot", type=Path, default=example, help="the docroot (default: the bundled example)")
-    parser.add_argument("--project", type=Path, default=None, help="the project folder holding the workflow state file")
+    add_folder_options(parser)
     parser.add_argument("--protocol", choices=PROTOCOLS, default="2026-07-28", help="protocol era (default: 2026-07-28)")
     parser.add_argument("--set", dest="values", action="append", default=[], metavar="K=V", help="a keyword value (repeatable)")
     parser.add_argument("--answers", type=Path, default=None, metavar="FILE.json",

@@ -17,8 +17,9 @@ from guide.forms.failure import ADDRESS, Fail, Need, Reason, Route, described, f
 from guide.forms.fields import Field
 from guide.forms.outcomes import Answer, Ask, Outcome, Progress, Question, Render
 from guide.forms.questions import missing, person_questions, when_status
-from guide.forms.url_step import LinkRefused, UrlQuestion, link_context, named_fields, render_link, unopened
+from guide.forms.url_step import LinkRefused, UrlQuestion, link_context, named_fields, opened_steps, render_link, unopened
 from guide.forms.values import Invalid, is_unresolved, normalise_answer, normalise_text, problems, text_length
+from guide.protocol import PROJECT
 from guide.spelling import near_miss
 from guide.text import clip
 
@@ -50,6 +51,8 @@ class Request:
     url_hosts: tuple[str, ...] = ()
     digest: str = ""
     """The forms' fingerprint (`declare.digest`), which continuation state carries; worked out here when not given."""
+    project: str = ""
+    """The project folder the read named (C10), which continuation state carries so a retry cannot change it; empty: the server's own."""
 
     def __post_init__(self) -> None:
         if not self.digest:
@@ -67,7 +70,7 @@ def step(request: Request, progress: Progress = Progress(), answers: Mapping[str
         return failure
     if not request.can_elicit:
         return interaction.settle_without_client()
-    failure = interaction.settle_links()
+    failure = _settle_links(interaction)
     if failure:
         return failure
     pending = interaction.pending()
@@ -114,6 +117,8 @@ def read_keywords(request: Request) -> dict[str, Any] | Fail:
     declared = request.forms.fields
     values: dict[str, Any] = {}
     for name, given in texts.items():
+        if name == PROJECT:  # the server's, not a value for the templates: it chose the read's project (C10)
+            continue
         if name not in declared:
             resembled = near_miss(name, declared)
             if resembled:
@@ -196,11 +201,11 @@ class _Interaction:
 
     def _take_one(self, form: Form, answer: Answer) -> Fail | None:
         if form.url is not None and answer.action == "accept":
-            self._finish(form, defaulted=False)  # what the person enters on the page never reaches Guide: content is not read
+            self.complete(form, defaulted=False)  # what the person enters on the page never reaches Guide: content is not read
             return None
         if answer.action in ("decline", "cancel"):
             if answer.action == "cancel" and ((form.url is None and self._apply_defaults(form)) or form.fallback):
-                self._finish(form, defaulted=True)
+                self.complete(form, defaulted=True)
                 return None
             needs = self._unsupplied(form)
             kind: Reason = "declined" if answer.action == "decline" else "cancelled"
@@ -254,7 +259,7 @@ class _Interaction:
         self.held = held
         # Fields left blank take their defaults now, so the forms that wait on them see the value.
         self._apply_defaults(form)
-        self._finish(form, defaulted=False)
+        self.complete(form, defaulted=False)
         return None
 
     def _apply_defaults(self, form: Form) -> bool:
@@ -266,7 +271,7 @@ class _Interaction:
         self.values.update(defaults)
         return True
 
-    def _finish(self, form: Form, defaulted: bool) -> None:
+    def complete(self, form: Form, defaulted: bool) -> None:
         self.completed.add(form.id)
         if defaulted:
             self.defaulted.add(form.id)
@@ -291,23 +296,6 @@ class _Interaction:
                 pending.append(form)
         return pending
 
-    def settle_links(self) -> Fail | None:
-        """For a client that cannot open URL steps: each pending one takes its `fallback: render`, else fails with its link."""
-        while not self.request.url_mode and (form := next((form for form in self.pending() if form.url is not None), None)):
-            if not form.fallback:
-                link = self.link(form)
-                return link if isinstance(link, Fail) else failed(self.request, "link", unopened(form.id, link), links=((form.id, form.message, link),))
-            self._finish(form, defaulted=True)
-        return None
-
-    def link(self, form: Form) -> str | Fail:
-        """The link of a URL step as it renders now; one Guide will not send is a failure saying why."""
-        context = link_context(self.known, self.request.args, self.opened(), self.defaulted)
-        try:
-            return render_link(form.url or "", context, self.request.url_hosts)
-        except LinkRefused as error:
-            return failed(self.request, "invalid", f"form {form.id}: {error}")
-
     def settle_without_client(self) -> Outcome:
         given, done = self.known, frozenset(self.completed)  # what the person would be asked about, before defaults
         stuck: set[str] = set()
@@ -317,19 +305,19 @@ class _Interaction:
                 break
             form = candidates[0]
             if (form.url is None and self._apply_defaults(form)) or form.fallback:
-                self._finish(form, defaulted=True)
+                self.complete(form, defaulted=True)
             else:
                 stuck.add(form.id)
         pending = self.pending()
         if not pending:
             return self.render()
         if all(form.url is not None for form in pending):
-            return self.settle_links() or self.render()
+            return _settle_links(self) or self.render()
         needs = sorted({wanted.keyword: wanted for wanted in self._missing(pending)}.values(), key=lambda wanted: wanted.keyword)
         request = self.request
         # A link is shown once it is due or every field it names is known; before, it would go out half made.
         ready = {form.id for form in pending} | {form.id for form in self.forms if named_fields(form.url or "") <= self.known.keys()}
-        shown = lambda form: link if form.id in ready and isinstance(link := self.link(form), str) else None  # noqa: E731
+        shown = lambda form: link if form.id in ready and isinstance(link := _link(self, form), str) else None  # noqa: E731
         asked = person_questions(self.forms, given, done, lambda form, field: field_need(request, form, field), shown)
         return missing(request.entrypoint, request.args, request.keywords, needs, asked, request.route)
 
@@ -352,11 +340,7 @@ class _Interaction:
             for field in form.fields
             if field.has_default and field.name not in known
         }
-        return Render({**defaults, **known}, self.request.args, frozenset(self.defaulted), self.opened())
-
-    def opened(self) -> frozenset[str]:
-        """The URL steps the person accepted to open (not those that took their fallback)."""
-        return frozenset(form.id for form in self.forms if form.url is not None and form.id in self.completed and form.id not in self.defaulted)
+        return Render({**defaults, **known}, self.request.args, frozenset(self.defaulted), opened_steps(self.forms, self.completed, self.defaulted))
 
     def ask(self, pending: list[Form]) -> Ask | Fail:
         phase = self.request.active_phase
@@ -370,7 +354,7 @@ class _Interaction:
                     return failure("invalid", message, entrypoint=self.request.entrypoint, args=self.request.args, keywords=only, needs=needs)
         questions: list[Question | UrlQuestion] = []
         for form in pending:
-            link = self.link(form) if form.url is not None else None
+            link = _link(self, form) if form.url is not None else None
             if isinstance(link, Fail):
                 return link
             message = _with_reason(form.message, self.reasons.get(form.id))
@@ -384,6 +368,28 @@ class _Interaction:
             attempts=dict(self.attempts),
         )
         return Ask(tuple(questions), progress)
+
+
+def _settle_links(interaction: _Interaction) -> Fail | None:
+    """For a client that cannot open URL steps: each pending one takes its `fallback: render`, else fails with its link."""
+    while not interaction.request.url_mode and (form := next((form for form in interaction.pending() if form.url is not None), None)):
+        if not form.fallback:
+            link = _link(interaction, form)
+            if isinstance(link, Fail):
+                return link
+            return failed(interaction.request, "link", unopened(form.id, link), links=((form.id, form.message, link),))
+        interaction.complete(form, defaulted=True)
+    return None
+
+
+def _link(interaction: _Interaction, form: Form) -> str | Fail:
+    """The link of a URL step as it renders now; one Guide will not send is a failure saying why."""
+    opened = opened_steps(interaction.forms, interaction.completed, interaction.defaulted)
+    context = link_context(interaction.known, interaction.request.args, opened, interaction.defaulted)
+    try:
+        return render_link(form.url or "", context, interaction.request.url_hosts)
+    except LinkRefused as error:
+        return failed(interaction.request, "invalid", f"form {form.id}: {error}")
 
 
 def _default(field: Field) -> Any:

@@ -80,6 +80,11 @@ def named_fields(template: str) -> set[str]:
     return set(_NAMED.findall(template))
 
 
+def opened_steps(forms: Sequence[Any], completed: Collection[str], defaulted: Collection[str]) -> frozenset[str]:
+    """The URL steps among `forms` the person accepted to open (`elicitation.opened.<form>`), not those that took their fallback."""
+    return frozenset(form.id for form in forms if form.url is not None and form.id in completed and form.id not in defaulted)
+
+
 def link_context(known: Mapping[str, Any], args: Sequence[str], opened: Collection[str], defaulted: Collection[str]) -> dict[str, Any]:
     """What a link template sees: the values known, the args and which steps were opened or defaulted (lists as one text)."""
     kwargs = {name: ",".join(map(template_text, value)) if isinstance(value, (list, tuple)) else value for name, value in known.items()}

@@ -8,7 +8,7 @@ from mcp_types import InputRequiredResult
 
 from guide import __version__
 from guide.docroot.folder import Docroot
-from guide.docroot.store.disk import Store
+from guide.docroot.projects import Projects
 from guide.protocol import SERVER_NAME
 from guide.routes.lookup import AddressRead
 from guide.server import auth, scrape
@@ -21,7 +21,7 @@ from guide.server.metrics import Counters, Metrics, watch_state
 from guide.server.provider import DocrootProvider
 from guide.server.report import entry_counts
 from guide.server.service import Service
-from guide.server.settings import Settings, read_settings
+from guide.server.settings import Settings, open_docroot, read_settings
 from guide.server.sizes import ListingSizes
 from guide.server.startup import Startup
 
@@ -38,18 +38,18 @@ def create_server(docroot: Path | None = None, project: Path | None = None, *, s
     `docroot`, `project` and `given` (settings by name, as flags) and the environment.
     """
     settings = settings or read_settings({"docroot": docroot, "project": project, **given})
-    root = Docroot(settings.docroot, settings.project, max_file_size=settings.max_file_size, store=Store.configured(settings.store_environment))
+    root = open_docroot(settings)
     eras = Eras()
     counters = Counters() if settings.metrics else None
     measured = Metrics(counters=counters, access=settings.access_log)
     service = Service(root, eras, Channels(app_forms=settings.app_forms), answer_timeout=settings.answer_timeout, max_output=settings.max_output,
-                      metrics=measured)
+                      metrics=measured, projects=Projects(settings.projects_under))
     security = sealing(settings.state_keys, settings.state_ttl)
     startup = Startup(root, eras, watch=watch)
     cache_ttl = settings.cache_ttl
     server = FastMCP(
         SERVER_NAME, version=__version__, instructions=INSTRUCTIONS, lifespan=startup.lifespan, providers=[DocrootProvider(service)],
-        request_state_security=security, auth=auth.verifier(settings.auth),
+        request_state_security=security, auth=auth.verifier(settings),
         cache_ttl=cache_ttl or None, cache_scope="private" if cache_ttl else None, list_page_size=settings.list_page_size or None,
     )
     eras.install(server)
@@ -66,7 +66,7 @@ def create_server(docroot: Path | None = None, project: Path | None = None, *, s
 
     if settings.app_forms:
         app_tools.install(server, service, security)
-    server.completion(completer(root))
+    server.completion(completer(root, service.projects))
     if counters is not None:
         _measure(server, counters, root, eras, startup)
     return server

@@ -1,4 +1,4 @@
-"""Bearer-token access for `guide serve --transport http`, configured by environment variables.
+"""Bearer-token access for `guide serve --transport http`, from the `auth_*` settings (`GUIDE_AUTH_*` variables).
 
 Either static tokens for a small team (`GUIDE_AUTH_TOKENS=name:token,name:token`, each name
 is the principal) or JWTs for real deployments, checked against `GUIDE_AUTH_ISSUER` and
@@ -8,11 +8,11 @@ is the principal) or JWTs for real deployments, checked against `GUIDE_AUTH_ISSU
 
 Settings that could be misread stop the start with one line naming the variable to use: a
 key variable given to the other family of algorithms, a secret shorter than its hash, a
-secret variable whose value is a file name, a JWT setting without a JWT key, a misspelt
-`GUIDE_AUTH_` name (a typo must not leave a server open). A JWT is accepted only with an
-`exp` (unless `GUIDE_AUTH_ALLOW_NO_EXPIRY=1`) and a principal claim (`sub`, or the claim
-`GUIDE_AUTH_PRINCIPAL_CLAIM` names): continuation state is bound to the principal, so two
-tokens without one must never count as the same person.
+secret variable whose value is a file name, a JWT setting without a JWT key (a misspelt
+`GUIDE_AUTH_` name is refused where every setting is read, `guide.server.settings`). A JWT
+is accepted only with an `exp` (unless `GUIDE_AUTH_ALLOW_NO_EXPIRY=1`) and a principal
+claim (`sub`, or the claim `GUIDE_AUTH_PRINCIPAL_CLAIM` names): continuation state is bound
+to the principal, so two tokens without one must never count as the same person.
 
 The verifiers are FastMCP's own, extended through its public hooks: `load_access_token`
 for the claims, `get_middleware` for Guide's own 401 message (FastMCP's tells a client to
@@ -23,6 +23,7 @@ import json
 import logging
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from fastmcp.server.auth import AccessToken, TokenVerifier
 from fastmcp.server.auth.providers.jwt import JWTVerifier, StaticTokenVerifier
@@ -30,31 +31,20 @@ from starlette.middleware import Middleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from guide.errors import GuideError
-from guide.server.settings import AUTH
-from guide.spelling import near_miss
+from guide.server.settings import AUTH_PREFIX, DEFAULT_PRINCIPAL_CLAIM, SETTING, SETTINGS, Settings
 
-TOKENS = "GUIDE_AUTH_TOKENS"
-JWKS_URI = "GUIDE_AUTH_JWKS_URI"
-PUBLIC_KEY = "GUIDE_AUTH_PUBLIC_KEY"
-SECRET = "GUIDE_AUTH_SECRET"
-SECRET_FILE = "GUIDE_AUTH_SECRET_FILE"
-ISSUER = "GUIDE_AUTH_ISSUER"
-AUDIENCE = "GUIDE_AUTH_AUDIENCE"
-ALGORITHM = "GUIDE_AUTH_ALGORITHM"
-ALLOW_NO_EXPIRY = "GUIDE_AUTH_ALLOW_NO_EXPIRY"
-PRINCIPAL_CLAIM = "GUIDE_AUTH_PRINCIPAL_CLAIM"
-PREFIX = "GUIDE_AUTH_"
+TOKENS, JWKS_URI, PUBLIC_KEY, SECRET, SECRET_FILE, ISSUER, AUDIENCE, ALGORITHM, ALLOW_NO_EXPIRY, PRINCIPAL_CLAIM = (
+    SETTING[f"auth_{name}"].variable
+    for name in ("tokens", "jwks_uri", "public_key", "secret", "secret_file", "issuer", "audience", "algorithm", "allow_no_expiry", "principal_claim")
+)
 KEY_SOURCES = (JWKS_URI, PUBLIC_KEY, SECRET, SECRET_FILE)
 JWT_SETTINGS = (ISSUER, AUDIENCE, ALGORITHM, ALLOW_NO_EXPIRY, PRINCIPAL_CLAIM)
-SETTINGS = tuple(AUTH)  # the variables and their meanings are listed in guide.server.settings
 
 # RFC 7518 3.2: an HMAC key at least as long as the hash's output.
 SECRET_BYTES = {"HS256": 32, "HS384": 48, "HS512": 64}
 ASYMMETRIC = ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "Ed25519", "Ed448")
 ALGORITHMS = (*SECRET_BYTES, *ASYMMETRIC)
-DEFAULT_PRINCIPAL_CLAIM = "sub"
 SHARED_CLAIMS = ("iss", "aud", "exp", "nbf", "iat", "scope", "scp")  # the same for many people: never a principal
-TRUE, FALSE = ("1", "true", "yes"), ("", "0", "false", "no")
 MIN_TOKEN_LENGTH = 32
 TOKEN_HINT = "make one with: python3 -c 'import secrets; print(secrets.token_urlsafe(32))'"
 SECRET_HINT = "make one with: python3 -c 'import secrets; print(secrets.token_urlsafe(64))'"
@@ -62,26 +52,31 @@ SECRET_HINT = "make one with: python3 -c 'import secrets; print(secrets.token_ur
 log = logging.getLogger("guide")
 
 
-def verifier(environ: Mapping[str, str]) -> TokenVerifier | None:
-    """The token verifier the environment asks for, or None when access is open; GuideError (one line) for unsafe settings."""
-    _refuse_unknown(environ)
-    settings = {name: environ.get(name, "").strip() for name in SETTINGS}
-    sources = [name for name in KEY_SOURCES if settings[name]]
-    stray = next((name for name in JWT_SETTINGS if settings[name]), None)
-    if settings[TOKENS] and sources:
+def verifier(settings: Settings) -> TokenVerifier | None:
+    """The token verifier the settings ask for, or None when access is open; GuideError (one line) for unsafe settings."""
+    given = access_settings(settings)
+    sources = [name for name in KEY_SOURCES if name in given]
+    stray = next((name for name in JWT_SETTINGS if name in given), None)
+    if TOKENS in given and sources:
         raise GuideError(f"{TOKENS} and {sources[0]} are both set; choose static tokens or JWTs")
-    if settings[TOKENS]:
+    if TOKENS in given:
         if stray:
             raise GuideError(f"{stray} applies to JWTs, but {TOKENS} turns on static tokens; unset {stray}")
-        return static_tokens(settings[TOKENS])
+        return static_tokens(given[TOKENS])
     if sources:
-        return jwt_verifier(settings)
+        return jwt_verifier(given)
     if stray:
         raise GuideError(
             f"{stray} is set but no JWT key is: set {JWKS_URI} or {PUBLIC_KEY} (RS256 and the other asymmetric algorithms), "
             f"or {SECRET} or {SECRET_FILE} (HS256, HS384, HS512)"
         )
     return None
+
+
+def access_settings(settings: Settings) -> dict[str, Any]:
+    """The access settings that are set, by variable (the names every message uses)."""
+    values = {setting.variable: getattr(settings, setting.name) for setting in SETTINGS if setting.variable.startswith(AUTH_PREFIX)}
+    return {variable: value for variable, value in values.items() if value is not None}
 
 
 def static_tokens(text: str) -> StaticTokenVerifier:
@@ -104,8 +99,9 @@ def static_tokens(text: str) -> StaticTokenVerifier:
     return StaticTokens(tokens=by_token)
 
 
-def jwt_verifier(settings: Mapping[str, str]) -> JWTVerifier:
-    """A JWT verifier checking signature, expiry, issuer, audience and principal, from the stripped settings."""
+def jwt_verifier(given: Mapping[str, Any]) -> JWTVerifier:
+    """A JWT verifier checking signature, expiry, issuer, audience and principal, from the access settings that are set."""
+    settings = {name: given.get(name, "") for name in (*KEY_SOURCES, ISSUER, AUDIENCE, ALGORITHM, PRINCIPAL_CLAIM)}
     sources = [name for name in KEY_SOURCES if settings[name]]
     if len(sources) > 1:
         raise GuideError(f"{sources[0]} and {sources[1]} are both set; give one source of signing keys")
@@ -126,18 +122,10 @@ def jwt_verifier(settings: Mapping[str, str]) -> JWTVerifier:
             audience=settings[AUDIENCE],
             algorithm=algorithm,
             principal_claim=_principal_claim(settings[PRINCIPAL_CLAIM]),
-            require_expiry=not _flag(ALLOW_NO_EXPIRY, settings[ALLOW_NO_EXPIRY]),
+            require_expiry=not given.get(ALLOW_NO_EXPIRY, False),
         )
     except ValueError as error:
         raise GuideError(f"JWT access: {error}") from None
-
-
-def _refuse_unknown(environ: Mapping[str, str]) -> None:
-    for name, value in environ.items():
-        if name.startswith(PREFIX) and name not in SETTINGS and value.strip():
-            guess = near_miss(name, SETTINGS)
-            hint = f"did you mean {guess}?" if guess else f"the settings are {', '.join(SETTINGS)}"
-            raise GuideError(f"{name} is not a Guide setting; {hint}")
 
 
 def _algorithm(value: str, symmetric: bool) -> str:
@@ -205,14 +193,6 @@ def _principal_claim(value: str) -> str:
     if claim in SHARED_CLAIMS:
         raise GuideError(f"{PRINCIPAL_CLAIM}: {claim!r} is the same for many people; name a claim that identifies one person or agent, such as sub or email")
     return claim
-
-
-def _flag(name: str, value: str) -> bool:
-    if value.lower() in TRUE:
-        return True
-    if value.lower() in FALSE:
-        return False
-    raise GuideError(f"{name}: {value[:40]!r} is not 1 or 0")
 
 
 class Challenge:

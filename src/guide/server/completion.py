@@ -6,10 +6,14 @@ gets no suggestions, and at most `MAX_VALUES` suggestions are kept, whatever
 the number of choices or commands (a field may declare about 20,000 choices
 within the frontmatter cap; building and validating all of them for every
 keystroke cost about 50 ms each). The answer says how many matched in all.
+With `--projects-under`, a `project` argument is completed with the folders
+inside it, and a workflow-phase field offers the phases of the project the
+arguments given so far name (C10).
 """
 
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 from mcp_types import Completion, PromptReference, ResourceTemplateReference
@@ -17,10 +21,11 @@ from mcp_types import Completion, PromptReference, ResourceTemplateReference
 from guide import address
 from guide.docroot.built import MISSING
 from guide.docroot.folder import Docroot, DocrootGone
+from guide.docroot.projects import Projects
 from guide.errors import GuideError
 from guide.forms.fields import Field
 from guide.forms.step import offered_choices
-from guide.protocol import ROUTE_PROMPT
+from guide.protocol import PROJECT, ROUTE_PROMPT
 from guide.server import work
 from guide.server.errors import one_line
 from guide.text import show
@@ -35,8 +40,8 @@ CHOICES = "choices"
 NOTHING = Completion(values=[])
 
 
-def completer(docroot: Docroot) -> Callable[..., Awaitable[Completion]]:
-    """A completion handler bound to a docroot; the answer is found in a worker thread.
+def completer(docroot: Docroot, projects: Projects | None = None) -> Callable[..., Awaitable[Completion]]:
+    """A completion handler bound to a docroot (and the projects a read may name); the answer is found in a worker thread.
 
     Completion is a convenience: if it fails unexpectedly the client gets no
     suggestions (the log gets one line), never the exception's text. A field's
@@ -46,7 +51,7 @@ def completer(docroot: Docroot) -> Callable[..., Awaitable[Completion]]:
 
     async def complete(ref: Any, argument: Any, context: Any = None) -> Completion:
         try:
-            return await work.off_loop(_complete, docroot, ref, argument)
+            return await work.off_loop(_complete, docroot, projects or Projects(), ref, argument, context)
         except DocrootGone:
             return NOTHING  # reads and the health probe say why
         except Exception as error:
@@ -56,11 +61,13 @@ def completer(docroot: Docroot) -> Callable[..., Awaitable[Completion]]:
     return complete
 
 
-def _complete(docroot: Docroot, ref: Any, argument: Any) -> Completion:
+def _complete(docroot: Docroot, projects: Projects, ref: Any, argument: Any, context: Any) -> Completion:
     typed = argument.value or ""
     reference = ref.name if isinstance(ref, PromptReference) else getattr(ref, "uri", "")
     if max(len(typed), len(argument.name), len(reference)) > MAX_INPUT:
         return NOTHING
+    if argument.name == PROJECT and projects.under is not None:
+        return _matching(projects.folders(), typed)
     built = docroot.current()
     if isinstance(ref, PromptReference):
         if ref.name == ROUTE_PROMPT:
@@ -79,12 +86,23 @@ def _complete(docroot: Docroot, ref: Any, argument: Any) -> Completion:
     located = entrypoint.forms.fields.get(argument.name)
     if located is None:
         return NOTHING
-    field, phase = located[1], docroot.active_phase(built)
+    field, phase = located[1], docroot.active_phase(built, _project(projects, context))
     key = (entrypoint.uri, field.name, phase)
     choices = built.recall(CHOICES, key)
     if choices is MISSING:
         choices = built.remember(CHOICES, key, _choices(field, phase))
     return _matching(choices, typed)
+
+
+def _project(projects: Projects, context: Any) -> Path | None:
+    """The project the arguments given so far name (C10), if they name one a read may have; else None (the server's own)."""
+    given = (getattr(context, "arguments", None) or {}).get(PROJECT)
+    if projects.under is None or not isinstance(given, str) or len(given) > MAX_INPUT:
+        return None
+    try:
+        return projects.named((given,))
+    except GuideError:
+        return None
 
 
 def _matching(candidates: Iterable[str], typed: str) -> Completion:

@@ -22,7 +22,7 @@ from starlette.middleware import Middleware
 
 from guide.server.connections import descriptor_room, guarded_protocol
 from guide.server.sessions import SessionShares
-from guide.server.settings import DEFAULT_MAX_CONNECTIONS, Settings
+from guide.server.settings import SETTING, Settings
 
 SHUTDOWN_GRACE = 10  # seconds; legacy streams still open after it are cut, a 2026-07-28 round takes milliseconds
 LOOPBACK_NAMES = ("localhost",)
@@ -72,7 +72,7 @@ def startup_warnings(settings: Settings, authenticated: bool) -> list[str]:
     """One line per risk of serving on the settings' host this way, for the operator's terminal."""
     host = settings.host
     found = []
-    if max_connections(settings) < settings.max_connections != DEFAULT_MAX_CONNECTIONS:  # the default is lowered without a word
+    if max_connections(settings) < settings.max_connections != SETTING["max_connections"].default:  # the default is lowered without a word
         found.append(f"note: at most {max_connections(settings)} HTTP connections at once: the file descriptor limit (ulimit -n) "
                      f"leaves no room for GUIDE_MAX_CONNECTIONS={settings.max_connections}")
     if is_loopback(host):
@@ -82,6 +82,9 @@ def startup_warnings(settings: Settings, authenticated: bool) -> list[str]:
             f"warning: serving {host} without authentication: anyone who can reach this port reads the docroot; "
             "set GUIDE_AUTH_TOKENS or GUIDE_AUTH_JWKS_URI/GUIDE_AUTH_PUBLIC_KEY (see deploy/README.md)"
         )
+    if settings.projects_under is not None:
+        found.append(f"note: every caller that reaches {host} may name any folder inside --projects-under as the project of a read "
+                     "(its workflow phase, and the names of the folders there); see docs/security.md")
     options = run_options(settings)
     if options["host_origin_protection"] is True and not options["allowed_hosts"]:
         names = "localhost, 127.0.0.1, ::1" + ("" if _is_unspecified(host) else f" or {host}")

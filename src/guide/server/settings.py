@@ -1,28 +1,39 @@
-"""Every setting a Guide server reads, read once, in one place: `guide serve`'s flags, the environment and fastmcp.json alike.
+"""Every setting Guide reads, read once, in one place: `guide serve`'s flags, the other commands', the environment and fastmcp.json alike.
+
+The settings are the fields of `Settings`; each field says once what the setting
+means, how its text becomes a value, and its default. Its variable (`GUIDE_` and
+the name in capitals) and its flag (`--` and the name with dashes, for the
+settings `guide serve` takes as options) follow from the field's name, and
+`SETTINGS` is the table derived from the fields.
 
 A flag wins over its environment variable, and a variable over the default;
 `fastmcp run fastmcp.json` has no flags, so there the environment is all. A
 value that is malformed (a key too short to seal with, a time that is not a
-number, a JWKS address that is not https, a docroot that is not a folder) stops
-the start with one line naming the variable (or flag) and what is accepted. A
-`GUIDE_*` variable that no setting reads but resembles one also stops it
-("did you mean"): a typo must not leave a setting at its default unnoticed.
+number, a docroot that is not a folder) stops the command with one line naming
+the variable (or flag) and what is accepted. A `GUIDE_*` variable that no
+setting reads but resembles one also stops it ("did you mean"), and so does any
+unknown `GUIDE_AUTH_*` variable with a value: a typo must not leave a setting
+at its default unnoticed, nor a server open.
 
-This module only reads and checks; what the values become (a token verifier,
-sealing keys, a store) is made where they are used. It loads nothing heavy, so
-`guide serve --help` can list the variables without loading the MCP stack.
+This module reads and checks; what the values become (a token verifier,
+sealing keys) is made where they are used, except the docroot every command
+opens the same way (`open_docroot`). It is the one module that
+reads the process environment (`tests/test_style.py` holds every other to
+that). It loads nothing heavy, so `guide serve --help` can list the settings
+without loading the MCP stack.
 """
 
 import ipaddress
 import math
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import Field, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from guide.docroot.files import MAX_FILE_SIZE
-from guide.docroot.store.disk import CACHE_DIR_VARIABLE, NO_CACHE_VARIABLE
+from guide.docroot.folder import Docroot
+from guide.docroot.store.disk import Store
 from guide.errors import GuideError
 from guide.examples import DOCROOT as EXAMPLE_DOCROOT
 from guide.protocol import DEFAULT_CACHE_TTL
@@ -30,56 +41,72 @@ from guide.render import MAX_OUTPUT
 from guide.spelling import near_miss
 
 PREFIX = "GUIDE_"
+AUTH_PREFIX = "GUIDE_AUTH_"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 TRANSPORTS = ("stdio", "http")
 MIN_KEY_LENGTH = 32
-DEFAULT_ANSWER_TIMEOUT = 600.0
-DEFAULT_STATE_TTL = 600.0
-DEFAULT_MAX_CONNECTIONS = 1024
-DEFAULT_REQUEST_TIMEOUT = 30.0
-DEFAULT_MAX_SESSIONS = 10_000
-AUTH = {
-    "GUIDE_AUTH_TOKENS": "static bearer tokens, name:token,... (each name is a principal; tokens of 32+ characters)",
-    "GUIDE_AUTH_JWKS_URI": "JWTs: the https address of the signing keys (RS256 and other asymmetric algorithms)",
-    "GUIDE_AUTH_PUBLIC_KEY": "JWTs: the public key, as PEM text or a PEM file's path",
-    "GUIDE_AUTH_SECRET": "JWTs: the shared secret of HS256/384/512 (at least as many bytes as the hash)",
-    "GUIDE_AUTH_SECRET_FILE": "JWTs: a file whose content is the shared secret",
-    "GUIDE_AUTH_ISSUER": "JWTs: the iss claim a token must carry",
-    "GUIDE_AUTH_AUDIENCE": "JWTs: the aud claim a token must carry",
-    "GUIDE_AUTH_ALGORITHM": "JWTs: the signing algorithm (default RS256, or HS256 with a secret)",
-    "GUIDE_AUTH_PRINCIPAL_CLAIM": "JWTs: the claim naming the principal (default sub)",
-    "GUIDE_AUTH_ALLOW_NO_EXPIRY": "JWTs: 1 accepts tokens without exp (unsafe: such a token never expires)",
-}
-"""The access-token variables, read by `guide.server.auth` from `Settings.auth`."""
+DEFAULT_PRINCIPAL_CLAIM = "sub"
+_SPEC = "guide.setting"
 
 
 @dataclass(frozen=True)
 class Setting:
-    """One setting: where it is read from, what it means, and how its text becomes a value."""
+    """One setting: where it is read from, what it means, how its text becomes a value, and its default."""
 
     name: str
-    variable: str
     meaning: str
     read: Callable[[str], Any]
-    default: Any = None
-    flag: str | None = None
-    """The `guide serve` option that gives it (None: the environment only)."""
+    default: Any
     metavar: str | None = None
+    """What a value looks like after `guide serve`'s option (None: no option, the environment only)."""
     secret: bool = False
     """Its value is never repeated in a message."""
+    shown: str | None = None
+    """The default as `--help` says it, when the value itself does not say it (a folder found at run time, an empty list)."""
+
+    @property
+    def variable(self) -> str:
+        """The environment variable that gives it."""
+        return PREFIX + self.name.upper()
+
+    @property
+    def flag(self) -> str | None:
+        """The `guide serve` option that gives it (None: the environment only)."""
+        return "--" + self.name.replace("_", "-") if self.metavar else None
+
+    @property
+    def described(self) -> str:
+        """What it means, and its default (inside the meaning's closing parenthesis, if it ends with one)."""
+        if self.meaning.endswith(")"):
+            return f"{self.meaning[:-1]}; default: {self.default_text})"
+        return f"{self.meaning} (default: {self.default_text})"
+
+    @property
+    def default_text(self) -> str:
+        """The default as a user would write it, or what it stands for."""
+        if self.shown is not None:
+            return self.shown
+        if isinstance(self.default, bool):
+            return "1" if self.default else "0"
+        if isinstance(self.default, float):
+            return f"{self.default:g}"
+        return str(self.default)
 
 
-def _number(kind: type, *, positive: bool = True, unlimited: str | None = None) -> Callable[[str], Any]:
+def _setting(default: Any, meaning: str, read: Callable[[str], Any], *, metavar: str | None = None, secret: bool = False,
+             shown: str | None = None) -> Any:
+    """A field of `Settings`: its default, and the rest of its row in the table."""
+    return field(default=default, metadata={_SPEC: (meaning, read, metavar, secret, shown)})
+
+
+def _number(kind: type, *, positive: bool = True) -> Callable[[str], Any]:
     def read(text: str) -> Any:
-        if unlimited is not None and text.strip().lower() == unlimited:
-            return None
         try:
             value = kind(text)
         except ValueError:
             value = math.nan
         if not (math.isfinite(value) and (value > 0 if positive else value >= 0)):
-            accepted = "a number greater than 0" if positive else "a number, 0 or more"
-            raise ValueError(f"{accepted}{f' (or {unlimited})' if unlimited else ''}")
+            raise ValueError("a number greater than 0" if positive else "a number, 0 or more")
         return value
 
     return read
@@ -100,6 +127,14 @@ def _folder(text: str) -> Path:
     if not path.is_dir():
         raise ValueError("a folder")
     return path
+
+
+def _path(text: str) -> Path:
+    return Path(text.strip()).expanduser()
+
+
+def _text(text: str) -> str:
+    return text.strip()
 
 
 def _names(text: str) -> tuple[str, ...]:
@@ -125,107 +160,93 @@ def _keys(text: str) -> tuple[str, ...]:
     return keys
 
 
-def _switch(text: str) -> bool:
+def switch(text: str) -> bool:
+    """The one reading of an on/off setting: 1, true or yes is on; 0, false, no or nothing is off."""
     value = text.strip().lower()
     if value not in ("", "0", "1", "true", "false", "yes", "no"):
         raise ValueError("1 or 0")
     return value in ("1", "true", "yes")
 
 
-SETTINGS = (
-    Setting("docroot", "GUIDE_DOCROOT", "the docroot folder (default: the bundled example)", _folder, EXAMPLE_DOCROOT, "--docroot", "DIR"),
-    Setting("project", "GUIDE_PROJECT", "the project folder whose workflow state file names the phase (default: the working folder)",
-            _folder, None, "--project", "DIR"),
-    Setting("transport", "GUIDE_TRANSPORT", "stdio, or streamable HTTP at /mcp", _choice(TRANSPORTS), "stdio", "--transport", "stdio|http"),
-    Setting("host", "GUIDE_HOST", "the HTTP host to listen on (default: 127.0.0.1)", str.strip, "127.0.0.1", "--host", "HOST"),
-    Setting("port", "GUIDE_PORT", "the HTTP port (default: 8000)", _number(int), 8000, "--port", "PORT"),
-    Setting("log_level", "GUIDE_LOG_LEVEL", "what the server logs to stderr (default: INFO)", _choice(LOG_LEVELS, upper=True), "INFO",
-            "--log-level", "LEVEL"),
-    Setting("cache_ttl", "GUIDE_CACHE_TTL", f"seconds 2026-07-28 clients may cache listings and content that never asks (0: no hint; "
-            f"default: {DEFAULT_CACHE_TTL})", _number(int, positive=False), DEFAULT_CACHE_TTL, "--cache-ttl", "SECONDS"),
-    Setting("max_file_size", "GUIDE_MAX_FILE_SIZE", f"the largest docroot file served, in bytes (default: {MAX_FILE_SIZE})",
-            _number(int), MAX_FILE_SIZE, "--max-file-size", "BYTES"),
-    Setting("max_output", "GUIDE_MAX_OUTPUT", f"the most characters one render may produce (default: {MAX_OUTPUT})",
-            _number(int), MAX_OUTPUT, "--max-output", "CHARS"),
-    Setting("answer_timeout", "GUIDE_ANSWER_TIMEOUT", "seconds a legacy read waits for the client to answer one form (default: 600)",
-            _number(float), DEFAULT_ANSWER_TIMEOUT, "--answer-timeout", "SECONDS"),
-    Setting("list_page_size", "GUIDE_LIST_PAGE_SIZE", "items per page of a listing (default: 0, one page: not every client follows nextCursor)",
-            _number(int, positive=False), 0, "--list-page-size", "ITEMS"),
-    Setting("max_connections", "GUIDE_MAX_CONNECTIONS", f"HTTP connections open at once; more are closed as they come, and the "
-            f"file descriptor limit lowers it (default: {DEFAULT_MAX_CONNECTIONS})", _number(int), DEFAULT_MAX_CONNECTIONS),
-    Setting("request_timeout", "GUIDE_REQUEST_TIMEOUT", f"seconds an HTTP client has to send a whole request, head and body "
-            f"(default: {DEFAULT_REQUEST_TIMEOUT:g})", _number(float), DEFAULT_REQUEST_TIMEOUT),
-    Setting("max_sessions", "GUIDE_MAX_SESSIONS", f"legacy HTTP sessions open at once; one client may hold an eighth of them "
-            f"(default: {DEFAULT_MAX_SESSIONS}, the MCP SDK's own limit)", _number(int), DEFAULT_MAX_SESSIONS),
-    Setting("forwarded_allow_ips", "GUIDE_FORWARDED_ALLOW_IPS", "proxies whose X-Forwarded-For names the client in the log "
-            "(IPs or networks, comma-separated; default: none)", _addresses, (), "--forwarded-allow-ips", "IPS"),
-    Setting("app_forms", "GUIDE_APP_FORMS", "1 shows forms as Guide's MCP App to clients that declare MCP Apps but no forms; 0 turns that off "
-            "(they get the agent's questions; default: 1)", _switch, True, "--app-forms", "1|0"),
-    Setting("state_keys", "GUIDE_STATE_KEYS", f"keys that seal continuation state, comma-separated, {MIN_KEY_LENGTH}+ bytes each "
-            "(the first seals, all unseal; default: a key of this process)", _keys, (), secret=True),
-    Setting("state_ttl", "GUIDE_STATE_TTL", "seconds a continuation state stays valid (default: 600)", _number(float), DEFAULT_STATE_TTL),
-    Setting("allowed_hosts", "GUIDE_ALLOWED_HOSTS", "more Host names HTTP requests may carry (comma-separated, * patterns)", _names, ()),
-    Setting("allowed_origins", "GUIDE_ALLOWED_ORIGINS", "more Origins HTTP requests may come from (comma-separated, * patterns)", _names, ()),
-    Setting("cache_dir", CACHE_DIR_VARIABLE, "where Guide keeps parses and check reports (default: the user cache folder)",
-            lambda text: Path(text).expanduser(), None),
-    Setting("no_cache", NO_CACHE_VARIABLE, "1 keeps nothing in the cache folder", _switch, False),
-    Setting("metrics", "GUIDE_METRICS", "1 serves counters at GET /metrics in Prometheus text format (HTTP; behind the same token as /mcp; "
-            "default: 0)", _switch, False, "--metrics", "1|0"),
-    Setting("access_log", "GUIDE_ACCESS_LOG", "1 logs a line per read at INFO: principal, address without values, outcome, time (default: 1)",
-            _switch, True, "--access-log", "1|0"),
-)
-OTHER_VARIABLES = ("FASTMCP_HTTP_HOST_ORIGIN_PROTECTION",)
-"""Variables of FastMCP's own that Guide honours (see `guide.server.http`)."""
-
-
 @dataclass(frozen=True)
 class Settings:
-    """The settings of one server, as read."""
+    """The settings of one command, as read; each field is one setting (see `SETTINGS`)."""
 
-    docroot: Path = EXAMPLE_DOCROOT
-    project: Path | None = None
-    transport: str = "stdio"
-    host: str = "127.0.0.1"
-    port: int = 8000
-    log_level: str = "INFO"
-    cache_ttl: int = DEFAULT_CACHE_TTL
-    max_file_size: int = MAX_FILE_SIZE
-    max_output: int = MAX_OUTPUT
-    answer_timeout: float | None = DEFAULT_ANSWER_TIMEOUT
-    list_page_size: int = 0
-    max_connections: int = DEFAULT_MAX_CONNECTIONS
-    request_timeout: float = DEFAULT_REQUEST_TIMEOUT
-    max_sessions: int = DEFAULT_MAX_SESSIONS
-    app_forms: bool = True
-    forwarded_allow_ips: tuple[str, ...] = ()
-    state_keys: tuple[str, ...] = ()
-    state_ttl: float = DEFAULT_STATE_TTL
-    allowed_hosts: tuple[str, ...] = ()
-    allowed_origins: tuple[str, ...] = ()
-    cache_dir: Path | None = None
-    no_cache: bool = False
-    metrics: bool = False
-    access_log: bool = True
-    auth: Mapping[str, str] = field(default_factory=dict)
-    """The `GUIDE_AUTH_*` variables as given (see `AUTH`)."""
-    environ: Mapping[str, str] = field(default_factory=dict, repr=False)
-    """The environment they were read from (FastMCP's own variables are read from it too)."""
+    docroot: Path = _setting(EXAMPLE_DOCROOT, "the docroot folder", _folder, metavar="DIR", shown="the bundled example")
+    project: Path | None = _setting(None, "the project folder whose workflow state file names the phase", _folder, metavar="DIR",
+                                    shown="the working folder")
+    projects_under: Path | None = _setting(None, "a folder of projects: a read may name one inside it with project=<absolute path> "
+                                           "(prompt flag --project; a legacy client by its one root inside it) for its workflow phase",
+                                           _folder, metavar="DIR", shown="none, one project")
+    transport: str = _setting("stdio", "stdio, or streamable HTTP at /mcp", _choice(TRANSPORTS), metavar="stdio|http")
+    host: str = _setting("127.0.0.1", "the HTTP host to listen on", _text, metavar="HOST")
+    port: int = _setting(8000, "the HTTP port", _number(int), metavar="PORT")
+    log_level: str = _setting("INFO", "what the server logs to stderr", _choice(LOG_LEVELS, upper=True), metavar="LEVEL")
+    cache_ttl: int = _setting(DEFAULT_CACHE_TTL, "seconds 2026-07-28 clients may cache listings and content that never asks (0: no hint)",
+                              _number(int, positive=False), metavar="SECONDS")
+    max_file_size: int = _setting(MAX_FILE_SIZE, "the largest docroot file served, in bytes", _number(int), metavar="BYTES")
+    max_output: int = _setting(MAX_OUTPUT, "the most characters one render may produce", _number(int), metavar="CHARS")
+    answer_timeout: float = _setting(600.0, "seconds a legacy read waits for the client to answer one form", _number(float), metavar="SECONDS")
+    list_page_size: int = _setting(0, "items per page of a listing (0: one page, since not every client follows nextCursor)",
+                                   _number(int, positive=False), metavar="ITEMS")
+    max_connections: int = _setting(1024, "HTTP connections open at once; more are closed as they come, and the file descriptor limit lowers it",
+                                    _number(int))
+    request_timeout: float = _setting(30.0, "seconds an HTTP client has to send a whole request, head and body", _number(float))
+    max_sessions: int = _setting(10_000, "legacy HTTP sessions open at once, an eighth of them for one client (as many as the MCP SDK keeps)",
+                                 _number(int))
+    forwarded_allow_ips: tuple[str, ...] = _setting((), "proxies whose X-Forwarded-For names the client in the log (IPs or networks, "
+                                                    "comma-separated)", _addresses, metavar="IPS", shown="none")
+    app_forms: bool = _setting(True, "1 shows forms as Guide's MCP App to clients that declare MCP Apps but no forms; 0 turns that off "
+                               "(they get the agent's questions)", switch, metavar="1|0")
+    state_keys: tuple[str, ...] = _setting((), f"keys that seal continuation state, comma-separated, {MIN_KEY_LENGTH}+ bytes each "
+                                           "(the first seals, all unseal)", _keys, secret=True, shown="a key of this process")
+    state_ttl: float = _setting(600.0, "seconds a continuation state stays valid", _number(float))
+    allowed_hosts: tuple[str, ...] = _setting((), "more Host names HTTP requests may carry (comma-separated, * patterns)", _names, shown="none")
+    allowed_origins: tuple[str, ...] = _setting((), "more Origins HTTP requests may come from (comma-separated, * patterns)", _names,
+                                                shown="none")
+    cache_dir: Path | None = _setting(None, "where Guide keeps parses and check reports", _path, shown="the user cache folder")
+    no_cache: bool = _setting(False, "1 keeps nothing in the cache folder", switch)
+    metrics: bool = _setting(False, "1 serves counters at GET /metrics in Prometheus text format (HTTP; behind the same token as /mcp)",
+                             switch, metavar="1|0")
+    access_log: bool = _setting(True, "1 logs a line per read at INFO: principal, address without values, outcome, time", switch,
+                                metavar="1|0")
+    # Access (guide.server.auth): None is "not set", so that a setting given where it does not apply can be refused.
+    auth_tokens: str | None = _setting(None, "static bearer tokens, name:token,... (each name is a principal; tokens of 32+ characters)",
+                                       _text, secret=True, shown="none: open access")
+    auth_jwks_uri: str | None = _setting(None, "JWTs: the https address of the signing keys (RS256 and other asymmetric algorithms)", _text,
+                                         shown="none")
+    auth_public_key: str | None = _setting(None, "JWTs: the public key, as PEM text or a PEM file's path", _text, shown="none")
+    auth_secret: str | None = _setting(None, "JWTs: the shared secret of HS256/384/512 (at least as many bytes as the hash)", _text,
+                                       secret=True, shown="none")
+    auth_secret_file: str | None = _setting(None, "JWTs: a file whose content is the shared secret", _text, shown="none")
+    auth_issuer: str | None = _setting(None, "JWTs: the iss claim a token must carry", _text, shown="none")
+    auth_audience: str | None = _setting(None, "JWTs: the aud claim a token must carry", _text, shown="none")
+    auth_algorithm: str | None = _setting(None, "JWTs: the signing algorithm", _text, shown="HS256 with a secret, else RS256")
+    auth_principal_claim: str | None = _setting(None, "JWTs: the claim naming the principal", _text, shown=DEFAULT_PRINCIPAL_CLAIM)
+    auth_allow_no_expiry: bool | None = _setting(None, "JWTs: 1 accepts tokens without exp (unsafe: such a token never expires)", switch,
+                                                 shown="0")
 
-    @property
-    def store_environment(self) -> dict[str, str]:
-        """The cache settings as the store reads them."""
-        found = {NO_CACHE_VARIABLE: "1" if self.no_cache else ""}
-        return {**found, CACHE_DIR_VARIABLE: str(self.cache_dir)} if self.cache_dir is not None else found
+
+def _row(spec: Field) -> Setting:
+    meaning, read, metavar, secret, shown = spec.metadata[_SPEC]
+    return Setting(spec.name, meaning, read, spec.default, metavar, secret, shown)
+
+
+SETTINGS = tuple(_row(spec) for spec in fields(Settings))
+"""The table: one row per field of `Settings`, in their order."""
+SETTING = {setting.name: setting for setting in SETTINGS}
+"""The rows by setting name."""
 
 
 def read_settings(flags: Mapping[str, Any] | None = None, environ: Mapping[str, str] = os.environ) -> Settings:
-    """The settings from `flags` (`guide serve`'s options by setting name; None where not given) and the environment.
+    """The settings from `flags` (a command's options by setting name; None where not given) and the environment.
 
     Raises `GuideError` with one line for a value that is malformed, or a
-    `GUIDE_*` variable that resembles a setting without being one.
+    `GUIDE_*` variable that is not a setting but resembles one (or is an
+    unknown `GUIDE_AUTH_*` one).
     """
     flags = flags or {}
-    _refuse_near_misses(environ)
+    _refuse_unknown(environ)
     values: dict[str, Any] = {}
     for setting in SETTINGS:
         given = flags.get(setting.name)
@@ -233,16 +254,23 @@ def read_settings(flags: Mapping[str, Any] | None = None, environ: Mapping[str, 
             values[setting.name] = _parsed(setting, str(given), setting.flag or setting.variable)
         elif environ.get(setting.variable, "").strip():
             values[setting.name] = _parsed(setting, environ[setting.variable], setting.variable)
-        else:
-            values[setting.name] = setting.default
-    auth = {name: environ[name] for name in AUTH if environ.get(name, "").strip()}
-    return Settings(**values, auth=auth, environ=dict(environ))
+    return Settings(**values)
+
+
+def open_docroot(settings: Settings) -> Docroot:
+    """The docroot the settings name, its parses kept in the store they choose."""
+    store = Store.chosen(settings.cache_dir, off=settings.no_cache)
+    return Docroot(settings.docroot, settings.project, max_file_size=settings.max_file_size, store=store)
+
+
+def child_environment(defaults: Mapping[str, str]) -> dict[str, str]:
+    """The environment for a Guide process this one starts: this process's, over `defaults`."""
+    return {**defaults, **os.environ}
 
 
 def environment_help() -> str:
-    """Every environment variable Guide reads, with a one-line meaning (for `guide serve --help`)."""
-    rows = [(setting.variable, setting.meaning + (f"; flag {setting.flag}" if setting.flag else "")) for setting in SETTINGS]
-    rows += list(AUTH.items())
+    """Every setting's variable, meaning, default and flag, one line each (for `guide serve --help`)."""
+    rows = [(setting.variable, setting.described + (f"; flag {setting.flag}" if setting.flag else "")) for setting in SETTINGS]
     width = max(len(name) for name, _ in rows)
     lines = [f"  {name.ljust(width)}  {meaning}" for name, meaning in rows]
     return "environment (a flag wins over its variable, a variable over the default):\n" + "\n".join(lines)
@@ -256,10 +284,14 @@ def _parsed(setting: Setting, text: str, where: str) -> Any:
         raise GuideError(f"{where}: {shown} is not {error}") from None
 
 
-def _refuse_near_misses(environ: Mapping[str, str]) -> None:
-    known = [setting.variable for setting in SETTINGS] + list(AUTH)
-    for name in environ:
-        if name.startswith(PREFIX) and name not in known:
-            guess = near_miss(name, known)
-            if guess:
-                raise GuideError(f"{name} is not a Guide setting; did you mean {guess}?")
+def _refuse_unknown(environ: Mapping[str, str]) -> None:
+    known = [setting.variable for setting in SETTINGS]
+    for name, value in environ.items():
+        if not name.startswith(PREFIX) or name in known:
+            continue
+        guess = near_miss(name, known)
+        if guess:
+            raise GuideError(f"{name} is not a Guide setting; did you mean {guess}?")
+        if name.startswith(AUTH_PREFIX) and value.strip():  # an access setting misspelt beyond a near miss would leave a server open
+            access = ", ".join(variable for variable in known if variable.startswith(AUTH_PREFIX))
+            raise GuideError(f"{name} is not a Guide setting; the {AUTH_PREFIX}* settings are {access}")

@@ -3,8 +3,9 @@
 Guide keeps parses and check reports so that a restart, or a second `guide check`,
 need not redo them. Nothing kept there is ever trusted more than the folder:
 
-- The folder is `$GUIDE_CACHE_DIR`, else `<user cache folder>/guide` (platformdirs);
-  `GUIDE_NO_CACHE=1` turns the store off. Folders Guide creates are private to the
+- The folder is the one given (the `cache_dir` setting, `GUIDE_CACHE_DIR`), else
+  `<user cache folder>/guide` (platformdirs); the `no_cache` setting (`GUIDE_NO_CACHE=1`)
+  turns the store off. Folders Guide creates are private to the
   user (0700) and files are 0600. An existing folder that is not the user's, or that
   group or others may write, is not trusted: the store is off for this process, with
   one log line saying why and how to fix it.
@@ -30,7 +31,6 @@ import os
 import secrets
 import stat
 import tempfile
-from collections.abc import Mapping
 from contextlib import suppress
 from functools import cache
 from pathlib import Path
@@ -41,8 +41,6 @@ import yaml
 import guide
 from guide.docroot import files
 
-CACHE_DIR_VARIABLE = "GUIDE_CACHE_DIR"
-NO_CACHE_VARIABLE = "GUIDE_NO_CACHE"
 MAX_STORED_BYTES = 256 * 1024 * 1024
 """The largest file the store reads or writes: a 10k-file docroot's parses take about 15 MB."""
 KEY_FILE = "key"
@@ -63,9 +61,9 @@ class Store:
         self._kinds: set[Path] = set()
 
     @classmethod
-    def configured(cls, environ: Mapping[str, str] = os.environ) -> "Store":
-        """The store the environment asks for (`GUIDE_CACHE_DIR`, `GUIDE_NO_CACHE`)."""
-        return cls(store_folder(environ))
+    def chosen(cls, folder: Path | None, *, off: bool = False) -> "Store":
+        """The store in `folder` (None: the user cache folder's), or one that keeps nothing when `off`."""
+        return cls(store_folder(folder, off=off))
 
     @property
     def usable(self) -> bool:
@@ -171,13 +169,12 @@ class Untrusted(Exception):
     """The folder or key exists but may have been written by someone else; the message says how to fix it."""
 
 
-def store_folder(environ: Mapping[str, str] = os.environ) -> Path | None:
-    """Where kept files live, or None when `GUIDE_NO_CACHE` turns keeping off."""
-    if environ.get(NO_CACHE_VARIABLE, "").strip() not in ("", "0"):
+def store_folder(folder: Path | None, *, off: bool = False) -> Path | None:
+    """Where kept files live: `folder` (None: the user cache folder's `guide`), or None when keeping is `off`."""
+    if off:
         return None
-    chosen = environ.get(CACHE_DIR_VARIABLE, "").strip()
-    if chosen:
-        return Path(os.path.realpath(Path(chosen).expanduser()))
+    if folder is not None:
+        return Path(os.path.realpath(folder.expanduser()))
     from platformdirs import user_cache_dir  # only needed when no folder is given
 
     return Path(user_cache_dir("guide", appauthor=False))
@@ -212,16 +209,16 @@ def _private_folder(folder: Path, *, create: bool) -> bool:
             os.mkdir(folder, 0o700)
     status = os.lstat(folder)
     if not stat.S_ISDIR(status.st_mode):
-        raise Untrusted(f"{folder} is not a folder (a symlink or a file is there); remove it or set {CACHE_DIR_VARIABLE} to a private folder")
+        raise Untrusted(f"{folder} is not a folder (a symlink or a file is there); remove it or set GUIDE_CACHE_DIR to a private folder")
     _check_owner(folder, status, "folder")
     return True
 
 
 def _check_owner(path: Path, status: os.stat_result, what: str) -> None:
     if status.st_uid != os.geteuid():
-        raise Untrusted(f"the {what} {path} belongs to another user; set {CACHE_DIR_VARIABLE} to a folder of your own")
+        raise Untrusted(f"the {what} {path} belongs to another user; set GUIDE_CACHE_DIR to a folder of your own")
     if status.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        raise Untrusted(f"others may write the {what} {path}; run `chmod go-w {path}` or set {CACHE_DIR_VARIABLE} to a private folder")
+        raise Untrusted(f"others may write the {what} {path}; run `chmod go-w {path}` or set GUIDE_CACHE_DIR to a private folder")
 
 
 def _key(path: Path) -> bytes:
