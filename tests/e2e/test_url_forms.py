@@ -295,3 +295,14 @@ async def test_c5_url_over_stdio_the_sdk_client_opens_the_bundled_examples_links
     assert [link.url for link in callback.links] == ["https://accounts.example.com/signin?env=production&return=guide",
                                                      "https://accounts.example.com/keys/new?scope=deploy"]
     assert "You are signed in to the deploy service for production." in text and "The key page was opened" in text
+
+
+async def test_c5_url_a_text_rendered_without_the_link_is_not_served_to_a_client_that_opens_links(server, mode):
+    """The memo of fresh reads keys on whether the client opens links: the same address renders differently for each."""
+    async with sdk_session(server, mode, Callback(), FormsOnly) as session:
+        without = (await session.read_resource("guide://_key?kind=feature", allow_input_required=True)).contents[0].text
+    callback = Callback()
+    async with sdk_session(server, mode, callback) as session:
+        opened, _ = await rounds(session, "guide://_key?kind=feature", callback)
+    assert without == "kind=feature issue= open https://accounts.example.com/keys/new first\n"
+    assert opened == "kind=feature issue= key-page-opened\n" and [link.url for link in callback.links] == ["https://accounts.example.com/keys/new"]
