@@ -70,7 +70,7 @@ def listing_part(root: Path, with_catalog: bool) -> dict:
     docroot = Docroot(root)
     provider = DocrootProvider(Service(docroot))
     began = time.perf_counter()
-    built = docroot.current()
+    built = docroot.build()
     scanned = time.perf_counter()
     made = catalog(built) if with_catalog else ""
     middle = time.perf_counter()

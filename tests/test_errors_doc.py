@@ -27,7 +27,7 @@ def test_the_documented_failure_is_the_one_a_client_without_forms_gets():
     text = DOC.read_text()
     message = re.search(r"```\n(.*?)\n```", text, re.S).group(1)
     data = json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1))
-    call = resolve(Docroot(DOCROOT).current(), AddressRead(data["address"]))
+    call = resolve(Docroot(DOCROOT).build(), AddressRead(data["address"]))
     outcome = step(call.request(can_elicit=False, active_phase=None))
     assert isinstance(outcome, Fail)
     assert str(outcome.error) == message  # the summary line, then the agent channel's questions (C7.12 c)

@@ -7,8 +7,7 @@ from pathlib import Path
 
 from guide.cli.checkwatch import watch
 from guide.docroot.folder import Docroot
-from guide.docroot.lint import Report
-from guide.docroot.store.reports import checked
+from guide.docroot.lint import Report, checked
 from guide.text import for_terminal
 
 
@@ -30,7 +29,7 @@ def run(options: argparse.Namespace) -> int:
         print(f"guide check: {options.docroot} is not a folder", file=sys.stderr)
         return 2
     docroot = Docroot(options.docroot)
-    report = checked(docroot.current(), docroot.store)
+    report = checked(docroot.build(), docroot.store)
     docroot.keep_parses()
     if options.format == "json":
         print(json.dumps(report.as_json(), indent=2))

@@ -67,7 +67,7 @@ def render(uri: str, docroot: Path, project: Path | None, values: list[str], ans
     folder = Docroot(docroot, project)
     read = AddressRead(with_values(uri, values))
     given = read_answers(answers) if answers else None
-    built = folder.current()
+    built = folder.build()
     found = resolve(built, read)
     if isinstance(found, Document):
         return Rendering(document_text(folder, found))

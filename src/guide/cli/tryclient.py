@@ -157,7 +157,7 @@ def _file_answerer(options: argparse.Namespace, uri: str) -> FileAnswers:
     """The answers file, its form ids checked against the entrypoint when the docroot resolves the address."""
     answers = read_answers(options.answers)
     try:
-        found = resolve(Docroot(options.docroot, options.project).current(), AddressRead(uri))
+        found = resolve(Docroot(options.docroot, options.project).build(), AddressRead(uri))
     except GuideError:
         found = None  # the server reports what is wrong with the address
     if isinstance(found, Call):

@@ -25,6 +25,7 @@ from guide.docroot.built import Built
 from guide.docroot.config import Config, read_config, state_path
 from guide.docroot.files import MAX_FILE_SIZE
 from guide.docroot.layout import scan
+from guide.docroot.memo import Unbuilt
 from guide.docroot.phase import PhaseFile
 from guide.docroot.snapshot import Snapshot, Source
 from guide.docroot.store.disk import Store
@@ -48,7 +49,7 @@ class DocrootGone(UnavailableError):
 
 
 class Docroot:
-    """A docroot folder; `current()` gives the build of its current snapshot, refreshed after `invalidate()`.
+    """A docroot folder; `build()` gives the build of its current snapshot, made anew after `invalidate()`.
 
     Files larger than `max_file_size` bytes are not served (see `guide.docroot.files`).
     Nothing is read until asked: the first answer of a large docroot scans the
@@ -80,11 +81,11 @@ class Docroot:
         self.on_build: Callable[[float], None] | None = None
         """Told the seconds each new snapshot took to make (the server's metrics)."""
 
-    def peek(self) -> Built | None:
+    def built(self) -> Built | None:
         """The build of the current snapshot if it is up to date, else None (never reads or builds anything)."""
         return self._current
 
-    def current(self) -> Built:
+    def build(self) -> Built:
         """The build of the current snapshot, made anew first if files changed since the last one (slow: never on the event loop)."""
         built = self._current
         if built is not None:
@@ -154,9 +155,9 @@ class Docroot:
         """The workflow phase the project is in now (C10); the state file is re-read whenever it changes."""
         return self._phase_file(built).phase()
 
-    def peek_phase(self, built: Built) -> tuple[bool, str | None]:
-        """Whether the active phase is known without reading the state file, and the phase."""
-        return self._phase_file(built).peek()
+    def known_phase(self, built: Built) -> str | None | Unbuilt:
+        """The active phase if it is known without reading the state file, else `UNBUILT`."""
+        return self._phase_file(built).known()
 
     def keep_parses(self, *, if_loaded: bool = False) -> None:
         """Save what was parsed since the last save for the next process (slow: never on the event loop).
@@ -175,10 +176,10 @@ class Docroot:
 
     def _phase_file(self, built: Built) -> PhaseFile:
         config, phase = self._phase
-        if config is not built.config:  # asked on every read: the state file's path is worked out once per configuration
-            phase = PhaseFile(state_path(built.config, self.project))
+        if config is not built.snapshot.config:  # asked on every read: the state file's path is worked out once per configuration
+            phase = PhaseFile(state_path(built.snapshot.config, self.project))
             with self._lock:
-                self._phase = (built.config, phase)
+                self._phase = (built.snapshot.config, phase)
         return phase
 
     def _refresh(self, root: Path, edited: set[str] | None, last: Built | None) -> Snapshot:

@@ -1,21 +1,48 @@
-"""A memo bounded by how many values it keeps and by how many characters they hold together.
+"""Memos bounded by how many values they keep and by how many characters they hold together, declared by their users.
 
 What a build keeps of its answers (rendered texts, resolved reads) depends on
 what clients ask: a bound on the count alone let 1,024 renders of a megabyte
 each stay. A `Memo` forgets its oldest values once either bound is passed, and
 never keeps a value larger than its whole size bound.
+
+A memo is declared beside the code that uses it, as a `Kept` with its bounds
+(`RENDERS = Kept("renders", 1024, 8 * MEGA)`); every build keeps one memo of
+each declaration it is asked about (`Memos`), so the build names none of them.
 """
 
 import dataclasses
+import enum
 import threading
 from collections.abc import Hashable, Mapping
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+
+class _Unbuilt(enum.Enum):
+    UNBUILT = "UNBUILT"
+
+
+UNBUILT = _Unbuilt.UNBUILT
+"""What a question answered only from what is built returns when the value was not made yet (a memo, a build's value, the phase)."""
+Unbuilt = Literal[_Unbuilt.UNBUILT]
 OBJECT_WEIGHT = 16
 """Characters an object counts as when it holds no text Guide can see (a number, a build)."""
 WEIGH_DEPTH = 4
 """How deeply nested values are looked into for their text: deep enough for a key of tuples or a parsed file."""
+
+
+MEGA = 1024 * 1024
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Kept(Generic[T_co]):
+    """A memo's declaration: what it keeps (for the reader), at most `count` values and `characters` characters, keys included."""
+
+    what: str
+    count: int
+    characters: int
 
 
 class Memo(Generic[T]):
@@ -56,6 +83,31 @@ class Memo(Generic[T]):
 
     def __len__(self) -> int:
         return len(self._values)
+
+
+class Memos:
+    """One build's memos, one per declaration (`Kept`), each made when first used. Safe between threads."""
+
+    def __init__(self) -> None:
+        self._memos: dict[Kept[Any], Memo[Any]] = {}
+        self._lock = threading.Lock()
+
+    def of(self, kept: Kept[T]) -> Memo[T]:
+        """The memo of `kept` (empty when first asked for)."""
+        found = self._memos.get(kept)
+        if found is None:
+            with self._lock:
+                found = self._memos.setdefault(kept, Memo(kept.count, kept.characters))
+        return found
+
+    def remember(self, kept: Kept[T], key: Hashable, value: T) -> T:
+        """Keep `value` in the memo of `kept` (within its bounds), and return the kept one."""
+        return self.of(kept).keep(key, value)
+
+    def recall(self, kept: Kept[T], key: Hashable) -> "T | Unbuilt":
+        """A value kept with `remember`, else `UNBUILT`."""
+        found = self._memos.get(kept)
+        return found.get(key, UNBUILT) if found is not None else UNBUILT
 
 
 def weigh(value: Any, depth: int = WEIGH_DEPTH) -> int:

@@ -15,8 +15,8 @@ from typing import Any
 from mcp_types import Completion, PromptReference, ResourceTemplateReference
 
 from guide import address
-from guide.docroot.built import MISSING
 from guide.docroot.folder import Docroot, DocrootGone
+from guide.docroot.memo import MEGA, UNBUILT, Kept
 from guide.errors import GuideError
 from guide.forms.fields import Field
 from guide.forms.resolve import offered_choices
@@ -30,8 +30,7 @@ MAX_VALUES = 100
 """The most suggestions one answer holds: the MCP contract's cap."""
 MAX_INPUT = address.MAX_LENGTH
 """The longest typed value, argument name or reference completed; nothing Guide serves is longer."""
-CHOICES = "choices"
-"""The build's memo of a field's choices as text."""
+CHOICES: Kept[tuple[str, ...]] = Kept("a field's choices as text, by entrypoint, field and phase", 64, 8 * MEGA)
 NOTHING = Completion(values=[])
 
 
@@ -61,7 +60,7 @@ def _complete(docroot: Docroot, ref: Any, argument: Any) -> Completion:
     reference = ref.name if isinstance(ref, PromptReference) else getattr(ref, "uri", "")
     if max(len(typed), len(argument.name), len(reference)) > MAX_INPUT:
         return NOTHING
-    built = docroot.current()
+    built = docroot.build()
     if isinstance(ref, PromptReference):
         if ref.name == ROUTE_PROMPT:
             return _matching(_routes(built.names("command"), typed), typed or address.PROMPT_PREFIXES[0])
@@ -82,7 +81,7 @@ def _complete(docroot: Docroot, ref: Any, argument: Any) -> Completion:
     field, phase = located[1], docroot.active_phase(built)
     key = (entrypoint.uri, field.name, phase)
     choices = built.recall(CHOICES, key)
-    if choices is MISSING:
+    if choices is UNBUILT:
         choices = built.remember(CHOICES, key, _choices(field, phase))
     return _matching(choices, typed)
 

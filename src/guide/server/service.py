@@ -21,8 +21,9 @@ from typing import Any
 from anyio import CapacityLimiter
 from fastmcp import Context
 
-from guide.docroot.built import MISSING
+from guide.docroot.built import Built
 from guide.docroot.folder import Docroot
+from guide.docroot.memo import MEGA, UNBUILT, Kept, Unbuilt
 from guide.errors import GuideError
 from guide.forms.keywords import request_budget
 from guide.forms.resolve import Ask, Fail, Outcome, Render, Request
@@ -39,10 +40,8 @@ from guide.text import clip
 
 ANSWER_TIMEOUT = 600.0
 """Seconds a legacy read waits for the client to answer one form before it fails (people answer forms slowly)."""
-RESOLVED = "resolved"
-"""The build's memo of resolved reads (by the read value)."""
-ANSWERED = "answered"
-"""The build's memo of the text a fresh read (no continuation) renders at once, by the read, the channel and the phase."""
+RESOLVED: Kept["Resolved | _Refused"] = Kept("resolved reads, by the read value", 1024, 8 * MEGA)
+ANSWERED: Kept[str] = Kept("the text a fresh read (no continuation) renders at once, by the read, the channel and the phase", 1024, 8 * MEGA)
 KEPT_LENGTH = 1024
 """Reads longer than this (their address or prompt line) are resolved each time: the memo must stay small."""
 
@@ -93,9 +92,7 @@ class Service:
 
     async def _found(self, read: Read) -> str | Call:
         """What `read` names in the current snapshot: text (help, a document), or a call to drive; a refused read raises."""
-        found = self._recall(read)
-        if found is MISSING:
-            found = await work.off_loop(self._resolve, read)
+        found = await work.built_or_build(self.docroot, lambda built: built.recall(RESOLVED, read), lambda built: _resolve(built, read))
         if isinstance(found, _Refused):
             raise found.error.with_traceback(None)
         if isinstance(found, str):
@@ -108,14 +105,13 @@ class Service:
         return found
 
     async def _phase(self, call: Call) -> str | None:
-        known, phase = self.docroot.peek_phase(call.built)
-        return phase if known else await work.off_loop(self.docroot.active_phase, call.built)
+        return await work.built_or_build(self.docroot, self.docroot.known_phase, self.docroot.active_phase, built=call.built)
 
     async def _call(self, ctx: Context, read: Read, call: Call, rendered: Callable[[str], Any], era: Era, channel: Channel) -> Any:
         phase = await self._phase(call)
         fresh = (read, channel.name, phase) if not era.continues(ctx) else None
-        text = call.built.recall(ANSWERED, fresh) if fresh is not None else MISSING
-        if text is not MISSING:
+        text: str | Unbuilt = call.built.recall(ANSWERED, fresh) if fresh is not None else UNBUILT
+        if text is not UNBUILT:
             return rendered(text)
         request = call.request(can_elicit=channel.asks, active_phase=phase)
         with _pattern_budget(request):
@@ -133,10 +129,8 @@ class Service:
         return rendered(text)
 
     async def _finish(self, call: Call, outcome: Render | Fail, phase: str | None) -> str:
-        text = finished(call, outcome, phase)
-        if text is MISSING:
-            text = await work.off_loop(partial(finish, call, outcome, phase, max_output=self.max_output))
-        return text
+        rendered = partial(finish, call, outcome, phase, max_output=self.max_output)
+        return await work.built_or_build(self.docroot, lambda _: finished(call, outcome, phase), lambda _: rendered(), built=call.built)
 
     async def step(self, read: Read, resume: Callable[[Request], Outcome]) -> str | Asking:
         """One round of an interaction held outside the protocol (the App form's): the text `read` renders, or the forms it asks.
@@ -161,19 +155,15 @@ class Service:
             return step()
         return await work.off_loop(step, limiter=self.slow_checks)
 
-    def _recall(self, read: Read) -> Resolved | _Refused:
-        """What `read` resolved to in the current snapshot, if it was resolved before (else `MISSING`)."""
-        built = self.docroot.peek()
-        return built.recall(RESOLVED, read) if built is not None else MISSING
 
-    def _resolve(self, read: Read) -> Resolved | _Refused:
-        """Resolve `read` against the current snapshot (built now if files changed), and keep what it resolved to."""
-        built = self.docroot.current()
-        try:
-            found: Resolved | _Refused = resolve(built, read)
-        except GuideError as error:
-            found = _Refused(error)
-        return built.remember(RESOLVED, read, found) if read.size <= KEPT_LENGTH else found
+
+def _resolve(built: Built, read: Read) -> Resolved | _Refused:
+    """Resolve `read` against a build, and keep what it resolved to."""
+    try:
+        found: Resolved | _Refused = resolve(built, read)
+    except GuideError as error:
+        found = _Refused(error)
+    return built.remember(RESOLVED, read, found) if read.size <= KEPT_LENGTH else found
 
 
 def _pattern_budget(request: Request) -> AbstractContextManager[Any]:
