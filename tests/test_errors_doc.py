@@ -12,13 +12,13 @@ from fastmcp.client.elicitation import ElicitResult
 from mcp import MCPError
 from mcp.client.subscriptions import listen
 
+import guide.server.service as service_module
 from guide.docroot.folder import GONE, Docroot
 from guide.examples import DOCROOT
 from guide.forms.resolve import Fail, step
 from guide.routes.resolve import AddressRead, resolve
 from guide.server.app import create_server
 from guide.server.eras import listen as listen_module
-from guide.server.service import Service
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "errors.md"
 
@@ -135,7 +135,7 @@ async def _observed(tmp_path: Path, mode: str, monkeypatch) -> dict[str, set[int
 
             note(row, await _code(listening))
         with monkeypatch.context() as patched:
-            patched.setattr(Service, "_resolve", lambda self, read: 1 / 0)
+            patched.setattr(service_module, "_resolve", lambda built, read: 1 / 0)
             note("an unexpected failure inside Guide", await _code(lambda: client.read_resource("guide://_other")))
         shutil.rmtree(root)
         note("the docroot folder is gone", await _gone(client))

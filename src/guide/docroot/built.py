@@ -50,12 +50,11 @@ class Built:
         self._lock = threading.Lock()
         self._values: dict[Hashable, Any] = {}
         self._memos = Memos()
-        self.remember, self.recall = self._memos.remember, self._memos.recall
-        """Keep a value in this build's memo of a `Kept` (within its bounds); recall it (`UNBUILT` when it is not kept)."""
-        self.files: Files = Files(snapshot, limit=limit, parses=parses, memos=self._memos, previous=previous.files if previous is not None else None)
-        """The per-file work; its questions are the build's own (below)."""
-        self.front, self.parsed, self.template = self.files.front, self.files.parsed, self.files.template
-        self.declared, self.allows = self.files.declared, self.files.allows
+        self.remember, self.recall = self._memos.remember, self._memos.recall  # the memos the build's users declare (`Kept`)
+        files = Files(snapshot, limit=limit, parses=parses, memos=self._memos, previous=previous.files if previous is not None else None)
+        self.files: Files = files
+        # The per-file questions are answered by the per-file work itself (one call, not one through the build).
+        self.front, self.parsed, self.template, self.declared, self.allows = files.front, files.parsed, files.template, files.declared, files.allows
         self._graph = PartialGraph(snapshot.layout.partials, lambda name: self.template(snapshot.layout.partials[name]))
 
     # What the snapshot says, for callers that have only the build.
@@ -204,7 +203,6 @@ class Built:
         """The value under `key` if it was made, else `UNBUILT` (never makes anything)."""
         return self._values.get(key, UNBUILT)
 
-
     # Inside.
 
     def _document_applies(self, rel: str) -> bool:
@@ -242,10 +240,7 @@ def same_listings(before: Built, after: Built) -> bool:
 
     A body edit keeps the listings; a file added, removed or renamed, a changed
     guide.yaml, or changed frontmatter (which may rename, describe or hide an
-    entrypoint, or change its fields) does not. An earlier build that listed a
-    file from its kept summary alone (no frontmatter read, so no template or
-    prompt of it built) showed only that summary, so the summaries are compared;
-    a changed file the earlier build knew nothing of counts as changed. Reads
+    entrypoint, or change its fields) does not (`filework.same_fronts`). Reads
     files: never on the event loop.
     """
     return before is after or (same_files(before.snapshot, after.snapshot) and same_fronts(before.files, after.files))

@@ -50,7 +50,7 @@ def lint(built: Built) -> Report:
     for rel in layout.documents.values():
         document_problems, document_notes = documents.checks(built, rel)
         problems, notes = problems + list(document_problems), notes + list(document_notes)
-    notes = notes + [note for rel in sorted(layout.members.values()) for note in _forms_never_asked(built.root, rel)]
+    notes = notes + [note for rel in sorted(layout.members.values()) for note in _forms_never_asked(built.snapshot.root, rel)]
     return Report(_ordered(problems), _ordered(notes), _summary(built))
 
 
@@ -63,7 +63,7 @@ def report(built: Built) -> tuple[list[Problem], list[Problem]]:
 
 def checked(built: Built, store: Store) -> Report:
     """The lint report of a docroot: the kept one if nothing it depends on changed, else a new one (then kept)."""
-    mark, name = fingerprint(built), str(built.root)
+    mark, name = fingerprint(built), str(built.snapshot.root)
     kept = reports.load(store, name, mark)
     if kept is not None and _same_texts(built, kept.texts):
         try:
@@ -131,7 +131,7 @@ def _same_texts(built: Built, texts: dict[str, str]) -> bool:
 
 def _text_digest(built: Built, rel: str) -> str:
     try:
-        data = files.read_bytes(files.real_path(built.root, rel), built.files.limit)
+        data = files.read_bytes(files.real_path(built.snapshot.root, rel), built.files.limit)
     except files.Refused as error:
         return f"unreadable: {error}"
     return hashlib.blake2b(data, digest_size=16).hexdigest()

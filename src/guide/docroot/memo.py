@@ -13,7 +13,7 @@ each declaration it is asked about (`Memos`), so the build names none of them.
 import dataclasses
 import enum
 import threading
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any, Generic, Literal, TypeVar
 
 T = TypeVar("T")
@@ -53,13 +53,11 @@ class Memo(Generic[T]):
         self.characters = characters
         self.size = 0
         """The characters kept now."""
-        self._values: dict[Hashable, tuple[T, int]] = {}
+        self._values: dict[Hashable, T] = {}
+        self._sizes: dict[Hashable, int] = {}
         self._lock = threading.Lock()
-
-    def get(self, key: Hashable, default: Any = None) -> T | Any:
-        """The value kept under `key`, else `default`."""
-        found = self._values.get(key)
-        return default if found is None else found[0]
+        self.get: Callable[..., T | Any] = self._values.get
+        """The value kept under a key, else the default given (a plain lookup: asked on every read)."""
 
     def keep(self, key: Hashable, value: T) -> T:
         """Keep `value` under `key` unless a value is kept there already, and return the kept one.
@@ -69,15 +67,16 @@ class Memo(Generic[T]):
         """
         size = weigh(key) + weigh(value)
         with self._lock:
-            found = self._values.get(key)
-            if found is not None:
-                return found[0]
+            if key in self._values:
+                return self._values[key]
             if size > self.characters:
                 return value
             while self._values and (len(self._values) >= self.count or self.size + size > self.characters):
-                _, dropped = self._values.pop(next(iter(self._values)))
-                self.size -= dropped
-            self._values[key] = (value, size)
+                oldest = next(iter(self._values))
+                del self._values[oldest]
+                self.size -= self._sizes.pop(oldest)
+            self._values[key] = value
+            self._sizes[key] = size
             self.size += size
             return value
 
