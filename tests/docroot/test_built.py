@@ -8,9 +8,10 @@ import pytest
 
 import guide.docroot.filework as filework_module
 from docroot.conftest import write_files
+from guide.docroot.built import EVERY
 from guide.docroot.entrypoints import Entrypoint
 from guide.docroot.folder import Docroot
-from guide.docroot.memo import UNBUILT, Kept
+from guide.docroot.memo import UNBUILT, Kept, Once
 from guide.docroot.snapshot import Snapshot, Source
 from guide.docroot.store.disk import Store
 from guide.routes.finish import RENDERS
@@ -68,7 +69,7 @@ def test_17_an_edit_keeps_what_was_made_of_the_other_files(tmp_path, monkeypatch
     write_files(root, {"_commands/b.md": "---\ndescription: B, edited.\n---\nB\n"})
     docroot.invalidate([root / "_commands/b.md"])
     second = docroot.build()
-    assert second is not first and second.made(("command", "every")) is UNBUILT  # what depends on the whole snapshot starts afresh
+    assert second is not first and second.made(EVERY, "command") is UNBUILT  # what depends on the whole snapshot starts afresh
     assert [e.description for e in second.every("command")] == ["A.", "B, edited."]
     assert len(parsed) == 1  # only the edited file is parsed again
 
@@ -79,8 +80,9 @@ def test_17_built_made_and_recall_never_build(tmp_path, monkeypatch):
     assert docroot.built() is None
     built = docroot.build()
     assert docroot.built() is built
-    assert built.made("anything") is UNBUILT and built.recall(RENDERS, "key") is UNBUILT
-    assert built.value("anything", lambda: 42) == 42 and built.made("anything") == 42
+    anything: Once[int] = Once("anything")
+    assert built.made(anything) is UNBUILT and built.recall(RENDERS, "key") is UNBUILT
+    assert built.value(anything, lambda: 42) == 42 and built.made(anything) == 42 and built.made(anything, "a key") is UNBUILT
     docroot.invalidate()
     assert docroot.built() is None
 

@@ -71,7 +71,7 @@ def test_21_1_a_near_miss_suggests_only_a_document_that_applies(tmp_path):
 
 def test_21_1_the_served_text_is_the_body_without_the_frontmatter_block(tmp_path):
     built = built_of(tmp_path, **{"bom.md": "\ufeff---\ndescription: With a BOM\n---\nB\n", "data.yaml": "---\na: 1\n"})
-    docroot = Docroot(built.root)
+    docroot = Docroot(built.snapshot.root)
     served = {path: document_text(docroot, resolve(built, AddressRead(f"guide://{path}"))) for path in ("runbook", "plain", "bom", "data")}
     assert served == {"runbook": "# Runbook\n", "plain": "# Plain\n", "bom": "B\n", "data": "---\na: 1\n"}  # YAML has no frontmatter
 
@@ -80,7 +80,7 @@ def test_21_1_a_skill_member_is_served_as_written(tmp_path):
     built = built_of(tmp_path)
     member = resolve(built, AddressRead("guide://$triage/notes.md"))
     assert isinstance(member, Document) and member.built is None  # served as written: its frontmatter is never read
-    assert document_text(Docroot(built.root), member) == FILES["_skills/triage/notes.md"]
+    assert document_text(Docroot(built.snapshot.root), member) == FILES["_skills/triage/notes.md"]
 
 
 def test_21_1_a_document_whose_frontmatter_is_not_yaml_is_an_error_that_refuses_its_read(tmp_path):
@@ -125,7 +125,7 @@ def test_21_1_elicitation_on_a_document_stays_one_note_and_is_never_asked(tmp_pa
     report = lint(built)
     assert report.problems == []
     assert messages(report.notes) == [("asks.md", 3, documents.NEVER_ASKED)]
-    assert document_text(Docroot(built.root), resolve(built, AddressRead("guide://asks"))) == "body\n"
+    assert document_text(Docroot(built.snapshot.root), resolve(built, AddressRead("guide://asks"))) == "body\n"
 
 
 def test_21_1_a_listing_and_help_read_no_document_when_the_store_holds_their_parses(tmp_path, monkeypatch):

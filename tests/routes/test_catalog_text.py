@@ -1,5 +1,6 @@
 """The catalog for tool-only agents (issue 26): bounded, made once per snapshot, building only the entrypoints it shows."""
 
+from guide.docroot.built import ENTRYPOINTS
 from guide.docroot.folder import Docroot
 from guide.docroot.memo import UNBUILT
 from guide.examples import DOCROOT
@@ -22,7 +23,7 @@ def test_a_large_docroot_builds_only_the_entrypoints_the_catalog_shows_and_once_
     built = Docroot(tmp_path).build()
     text = catalog(built)
     assert catalog(built) is text  # a value of the snapshot
-    shown = [name for name in built.names("command") if built.made(("entrypoint", "command", name)) is not UNBUILT]
+    shown = [name for name in built.names("command") if built.made(ENTRYPOINTS, ("command", name)) is not UNBUILT]
     assert shown == built.names("command")[:MAX_ENTRIES]
     assert text.endswith(f"... and {MAX_ENTRIES * 3} more: see guide://_help for all of them.")
 

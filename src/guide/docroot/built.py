@@ -1,29 +1,25 @@
 """What has been built from one docroot snapshot, and the questions asked of it: commands, skills, documents, listings.
 
-- **Lifetime.** A `Built` lives exactly as long as its snapshot serves. When files
-  change, `Docroot` makes a new one and hands it the per-file work of every file
-  whose stamp did not change; everything else starts afresh.
-- **Per file**: what is made of each template file (frontmatter, text, template
-  facts, declared forms) is `guide.docroot.filework`'s (`Files`), whose questions
-  a build answers as its own.
-- **Per snapshot**: entrypoints and their checks, aliases, names and summaries,
-  whole listings (`value`), and bounded memos declared by the code that uses them
-  (`guide.docroot.memo.Kept`: `recall`, `remember`). The build names none of them.
+- **Lifetime.** A `Built` lives as long as its snapshot serves. When files change,
+  `Docroot` makes a new one, handed the per-file work of every unchanged file.
+- **Per file**: what is made of each template file is `guide.docroot.filework`'s
+  (`Files`), whose questions a build answers as its own.
+- **Per snapshot**: values made once (`value`: entrypoints, checks, listings) and
+  bounded memos (`recall`, `remember`), each declared by the code that uses it
+  (`guide.docroot.memo.Once`, `Kept`).
 - **Threads.** Worker threads build at once. A value is computed outside any lock
   and published under one: a build's values under its `_lock`, a memo's entries
-  under the lock of the memo, the per-file work as whole records replaced under
-  the lock of `Works` (`guide.docroot.filework`), which a build shares with the
-  builds made from it, and the partial graph's tables under the graph's lock.
-  Two threads may compute the same value (the same result), but none waits for
-  another's parse, and nothing is gone through while another thread may add to it.
-- **The fast path.** `made` and `recall` answer only from what is built and never
-  build (`UNBUILT` when it is not): the server asks them on the event loop, and
-  does anything else in a worker (`guide.server.work.built_or_build`).
+  under the memo's, the per-file work as whole records replaced under the lock of
+  `Works`, shared with the builds made from it, and the partial graph's tables
+  under the graph's. Two threads may compute the same value (the same result),
+  but none waits for another's parse, and nothing is gone through while another
+  thread may add to it.
+- **The fast path.** `made` and `recall` answer only from what is built (`UNBUILT`
+  when it is not), on the event loop (`guide.server.work.built_or_build`).
 """
 
 import threading
 from collections.abc import Callable, Hashable, Iterable
-from pathlib import Path
 from typing import Any, TypeVar
 
 from guide.docroot import entrypoints
@@ -32,13 +28,20 @@ from guide.docroot.entrypoints import Entrypoint, Findings, Kind
 from guide.docroot.filework import Files, same_fronts
 from guide.docroot.frontmatter import Front, Parsed, listed
 from guide.docroot.layout import Layout
-from guide.docroot.memo import UNBUILT, Memos
+from guide.docroot.memo import UNBUILT, Memos, Once, Unbuilt
 from guide.docroot.partials import Expansion, Indentation, PartialGraph
 from guide.docroot.snapshot import Snapshot, same_files
 from guide.docroot.store.parses import StoredParses
 from guide.errors import Problem
 
 T = TypeVar("T")
+ENTRYPOINTS: Once[tuple[Entrypoint, Findings]] = Once("each entrypoint built, by kind and name")
+CHECKS: Once[tuple[tuple[Problem, ...], tuple[Problem, ...]]] = Once("each entrypoint's problems and notes, by kind and name")
+INDENTATION: Once[Indentation] = Once("how far each template's partials may be indented, by file")
+NAMES, EVERY = Once[list[str]]("the names that apply, by kind"), Once[list[Entrypoint]]("the entrypoints that apply, by kind")
+DESCRIPTIONS: Once[list[tuple[str, str]]] = Once("the name and description of each entrypoint that applies, by kind")
+ALIASES, DOCUMENTS = Once[dict[str, str]]("each alias's command"), Once[dict[str, str]]("the file of each document that applies")
+ALIAS_DEPTH, NAME_DEPTH = Once[int]("the most segments of an alias"), Once[int]("the most segments of a command name")
 
 
 class Built:
@@ -58,11 +61,6 @@ class Built:
         self._graph = PartialGraph(snapshot.layout.partials, lambda name: self.template(snapshot.layout.partials[name]))
 
     # What the snapshot says, for callers that have only the build.
-
-    @property
-    def root(self) -> Path:
-        """The real docroot folder."""
-        return self.snapshot.root
 
     @property
     def config(self) -> Config:
@@ -96,7 +94,7 @@ class Built:
 
     def indentation(self, rel: str) -> Indentation:
         """How far the engine may indent each partial a template file reaches, and what that indenting costs."""
-        return self.value(("indentation", rel), lambda: self._graph.indentation(self.template(rel)))
+        return self.value(INDENTATION, lambda: self._graph.indentation(self.template(rel)), rel)
 
     def partials_reached(self, names: Iterable[str]) -> list[str]:
         """Every partial these names include, directly or through other partials."""
@@ -119,7 +117,7 @@ class Built:
     def checks(self, entrypoint: Entrypoint) -> tuple[tuple[Problem, ...], tuple[Problem, ...]]:
         """An entrypoint's problems (what makes it unusable) and notes, found when first asked for (they read its body)."""
         kind, name = entrypoint.kind, entrypoint.name
-        return self.value(("checks", kind, name), lambda: entrypoints.check(entrypoint, self._built(kind, name)[1], self))
+        return self.value(CHECKS, lambda: entrypoints.check(entrypoint, self._built(kind, name)[1], self), (kind, name))
 
     def problems(self, entrypoint: Entrypoint) -> tuple[Problem, ...]:
         """What makes an entrypoint unusable (authoring errors)."""
@@ -147,27 +145,27 @@ class Built:
         """
         commands = self.snapshot.layout.commands
         by_name = self._longest(segments, self.name_depth(), lambda name: name if name in commands else None)
-        return by_name or self._longest(segments, self.value("alias depth", lambda: _depth(self.aliases())), self.aliases().get)
+        return by_name or self._longest(segments, self.value(ALIAS_DEPTH, lambda: _depth(self.aliases())), self.aliases().get)
 
     def name_depth(self) -> int:
         """The most segments any command name has: no longer run of an address can name one."""
-        return self.value("name depth", lambda: _depth(self.snapshot.layout.commands))
+        return self.value(NAME_DEPTH, lambda: _depth(self.snapshot.layout.commands))
 
     def aliases(self) -> dict[str, str]:
         """Each alias of an applying command, mapped to the command's name."""
-        return self.value("aliases", self._aliases)
+        return self.value(ALIASES, self._aliases)
 
     def names(self, kind: Kind) -> list[str]:
         """The name of every command or skill that applies, sorted."""
-        return self.value((kind, "names"), lambda: [name for name in sorted(self.snapshot.table(kind)) if self.applies(kind, name)])
+        return self.value(NAMES, lambda: [name for name in sorted(self.snapshot.table(kind)) if self.applies(kind, name)], kind)
 
     def every(self, kind: Kind) -> list[Entrypoint]:
         """Every command or skill that applies, sorted by name (each one built)."""
-        return self.value((kind, "every"), lambda: [self.entrypoint(kind, name) for name in self.names(kind)])
+        return self.value(EVERY, lambda: [self.entrypoint(kind, name) for name in self.names(kind)], kind)
 
     def descriptions(self, kind: Kind) -> list[tuple[str, str]]:
         """Name and description of every command or skill that applies, from frontmatter alone (no form is declared)."""
-        return self.value((kind, "descriptions"), lambda: [(name, self._description(kind, name)) for name in self.names(kind)])
+        return self.value(DESCRIPTIONS, lambda: [(name, self._description(kind, name)) for name in self.names(kind)], kind)
 
     def member(self, skill: str, member: str) -> str | None:
         """The file of a skill member, if the skill applies and has it."""
@@ -182,7 +180,7 @@ class Built:
     def documents(self) -> dict[str, str]:
         """The file of every document that applies, by its path without extension, sorted (from frontmatter alone)."""
         layout = self.snapshot.layout
-        return self.value("documents", lambda: {path: rel for path, rel in sorted(layout.documents.items()) if self._document_applies(rel)})
+        return self.value(DOCUMENTS, lambda: {path: rel for path, rel in sorted(layout.documents.items()) if self._document_applies(rel)})
 
     def document_description(self, rel: str) -> str:
         """A document's `description` from its frontmatter: empty without one (and for `.txt`, `.json` or YAML, C2)."""
@@ -190,18 +188,18 @@ class Built:
 
     # Values and memos for callers above.
 
-    def value(self, key: Hashable, make: Callable[[], T]) -> T:
-        """A value of this snapshot made once (a listing, a count): made now if it was not yet."""
-        found = self._values.get(key, UNBUILT)
+    def value(self, once: Once[T], make: Callable[[], T], key: Hashable = None) -> T:
+        """The value `once` declares (under `key`, when it has one per key) for this snapshot: made now if it was not yet."""
+        found = self._values.get((once, key), UNBUILT)
         if found is UNBUILT:
             made = make()
             with self._lock:
-                found = self._values.setdefault(key, made)
+                found = self._values.setdefault((once, key), made)
         return found
 
-    def made(self, key: Hashable) -> Any:
-        """The value under `key` if it was made, else `UNBUILT` (never makes anything)."""
-        return self._values.get(key, UNBUILT)
+    def made(self, once: Once[T], key: Hashable = None) -> T | Unbuilt:
+        """The value `once` declares (under `key`) if it was made, else `UNBUILT` (never makes anything)."""
+        return self._values.get((once, key), UNBUILT)
 
     # Inside.
 
@@ -209,7 +207,7 @@ class Built:
         return rel not in self.snapshot.sources or self.allows(rel)  # a file without frontmatter always applies
 
     def _built(self, kind: Kind, name: str) -> tuple[Entrypoint, Findings]:
-        return self.value(("entrypoint", kind, name), lambda: entrypoints.build(kind, name, self.snapshot.table(kind)[name], self))
+        return self.value(ENTRYPOINTS, lambda: entrypoints.build(kind, name, self.snapshot.table(kind)[name], self), (kind, name))
 
     def _longest(self, segments: tuple[str, ...], depth: int, name_of: Callable[[str], str | None]) -> tuple[Entrypoint, tuple[str, ...]] | None:
         for length in range(min(len(segments), depth), 0, -1):

@@ -14,6 +14,7 @@ from typing import Any
 from guide.docroot import documents, entrypoints, files
 from guide.docroot.built import Built
 from guide.docroot.frontmatter import FrontmatterError, Parsed, split
+from guide.docroot.memo import Once
 from guide.docroot.partials import expansion_problem
 from guide.docroot.snapshot import LISTED_ROLES
 from guide.docroot.store import reports
@@ -22,6 +23,7 @@ from guide.docroot.store.parses import RACY_NS
 from guide.errors import Problem
 
 PROBLEM_FIELDS = {"path", "line", "form", "field", "message"}
+REPORT: Once[tuple[list[Problem], list[Problem]]] = Once("the report of the configuration, layout, partials and entrypoints")
 MAX_NOTE_READ = 1024 * 1024
 """Skill members larger than this are not opened to look for forms."""
 
@@ -58,7 +60,7 @@ def report(built: Built) -> tuple[list[Problem], list[Problem]]:
     """Every authoring problem and note of the configuration, layout, partials and entrypoints (whatever their `requires-*`).
 
     This is `lint`'s report but for documents and skill members."""
-    return built.value(("lint", "report"), lambda: _report(built))
+    return built.value(REPORT, lambda: _report(built))
 
 
 def checked(built: Built, store: Store) -> Report:

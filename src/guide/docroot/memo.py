@@ -45,6 +45,17 @@ class Kept(Generic[T_co]):
     characters: int
 
 
+@dataclasses.dataclass(frozen=True, eq=False)
+class Once(Generic[T_co]):
+    """A value a build makes once for its snapshot (a listing, an entrypoint's checks), declared beside its user.
+
+    One value in all, or one per key (`Built.value(ONCE, make, key)`): a build
+    keeps what the docroot holds, so these are bounded by the docroot, not by a count.
+    """
+
+    what: str
+
+
 class Memo(Generic[T]):
     """Values by key, at most `count` of them and `characters` in all (keys included); the oldest goes first. Safe between threads."""
 

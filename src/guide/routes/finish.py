@@ -9,7 +9,7 @@ from guide.docroot import files
 from guide.docroot.built import Built
 from guide.docroot.folder import Docroot
 from guide.docroot.frontmatter import Parsed
-from guide.docroot.memo import MEGA, UNBUILT, Kept
+from guide.docroot.memo import MEGA, UNBUILT, Kept, Once
 from guide.errors import AuthoringError, Problem
 from guide.forms.resolve import Fail, Render
 from guide.routes import skill_file
@@ -17,6 +17,7 @@ from guide.routes.resolve import Call, Document
 
 RENDERS: Kept[str] = Kept("rendered texts", 1024, 8 * MEGA)
 """The same call with the same values it can see renders the same text until a file changes: eight renders at the output cap."""
+SIGHTS: "Once[Sight]" = Once("what each entrypoint's templates can print of a call, by file")
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ class Sight:
 def sight(call: Call) -> Sight:
     """What the templates of a call's entrypoint can print of it (worked out once per snapshot)."""
     built, path = call.built, call.entrypoint.path
-    return built.value(("sight", path), lambda: _sight(built, path))
+    return built.value(SIGHTS, lambda: _sight(built, path), path)
 
 
 def keeps(call: Call) -> bool:
@@ -49,7 +50,7 @@ def keeps(call: Call) -> bool:
 
     Only answers from what is built (False when the call's sight is not worked out yet): it may run on the event loop.
     """
-    seen = call.built.made(("sight", call.entrypoint.path))
+    seen = call.built.made(SIGHTS, call.entrypoint.path)
     return seen is not UNBUILT and seen.covers(call)
 
 
@@ -124,7 +125,7 @@ def finished(call: Call, outcome: Render | Fail, active_phase: str | None) -> An
         if call.skill_file and outcome.kind == "missing":
             return skill_file.needs(call.entrypoint, outcome)
         raise outcome.error
-    seen = call.built.made(("sight", call.entrypoint.path))  # never worked out here: this may run on the event loop
+    seen = call.built.made(SIGHTS, call.entrypoint.path)  # never worked out here: this may run on the event loop
     return UNBUILT if seen is UNBUILT else call.built.recall(RENDERS, _key(call, outcome, active_phase, seen))
 
 

@@ -24,7 +24,7 @@ from guide.docroot.built import Built
 from guide.docroot.entrypoints import Entrypoint
 from guide.docroot.folder import Docroot
 from guide.docroot.layout import document_type
-from guide.docroot.memo import MEGA, UNBUILT, Kept
+from guide.docroot.memo import MEGA, UNBUILT, Kept, Once
 from guide.errors import GuideError
 from guide.forms.fields import Field
 from guide.forms.values import accepted
@@ -35,6 +35,7 @@ from guide.server.service import Service
 from guide.server.skills import SkillsSource
 
 COMPONENTS: Kept[Any] = Kept("read components, one per address (and prompt name)", 1024, 8 * MEGA)
+LISTINGS: Once[list] = Once("each listing (resources, templates, prompts), by kind")
 KEPT_ADDRESS_LENGTH = 1024
 """Reads of longer addresses get a fresh component each time: the memo must stay small."""
 
@@ -131,8 +132,9 @@ class DocrootProvider(SkillsSource, Provider):
 
         While the docroot folder is gone there is nothing to list: the listing is empty.
         """
-        key = ("listing", kind)
-        found = await work.built_or_build(self.docroot, lambda built: built.made(key), lambda built: built.value(key, lambda: make(built)), gone=list)
+        found = await work.built_or_build(
+            self.docroot, lambda built: built.made(LISTINGS, kind), lambda built: built.value(LISTINGS, lambda: make(built), kind), gone=list
+        )
         return list(found)
 
     def _resources(self, built: Built) -> list[Resource]:

@@ -30,13 +30,13 @@ from pydantic import ValidationError
 from guide import address
 from guide.docroot.built import Built
 from guide.docroot.folder import Docroot
+from guide.docroot.memo import Once
 from guide.errors import GuideError
 from guide.routes.skill_file import frontmatter
 from guide.server import work
 from guide.server.skill_digests import manifest
 
-ENTRIES = "skill entries"
-"""The build's value holding the Skills extension's entries."""
+ENTRIES: Once[dict[str, MCPSkill]] = Once("the Skills extension's entries, by address")
 
 log = logging.getLogger("guide")
 
