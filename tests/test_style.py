@@ -208,5 +208,67 @@ def test_the_environment_check_sees_each_way_of_reading_it(tmp_path):
     assert environment_reads(sample) == [3, 4, 5]
 
 
+def _imports() -> dict[str, set[str]]:
+    """Each module of the package, with the modules of the package it imports (at any depth of its code)."""
+    modules = {".".join(path.relative_to(ROOT / "src").with_suffix("").parts).removesuffix(".__init__"): path for path in (ROOT / "src" / "guide").rglob("*.py")}
+    found: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        names: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names |= {f"{node.module}.{alias.name}" if f"{node.module}.{alias.name}" in modules else node.module for alias in node.names}
+            elif isinstance(node, ast.Import):
+                names |= {alias.name for alias in node.names}
+        found[module] = {name for name in names if name in modules and name != module and not module.startswith(f"{name}.")}
+    return found
+
+
+def test_no_two_modules_import_each_other_through_any_chain():
+    imports = _imports()
+
+    def reaches(start: str, goal: str) -> bool:
+        seen, pending = set(), list(imports[start])
+        while pending:
+            module = pending.pop()
+            if module == goal:
+                return True
+            if module not in seen:
+                seen.add(module)
+                pending.extend(imports.get(module, ()))
+        return False
+
+    circles = sorted(f"{module} <-> {other}" for module, names in imports.items() for other in names if module < other and reaches(other, module))
+    assert circles == []
+
+
+def test_the_store_sits_below_the_build():
+    build = {"guide.docroot.built", "guide.docroot.filework", "guide.docroot.lint", "guide.docroot.snapshot", "guide.docroot.folder"}
+    for module, names in _imports().items():
+        if module.startswith("guide.docroot.store."):
+            assert not names & build, f"{module} imports {sorted(names & build)}"
+
+
+def _own(function: ast.AST) -> list[ast.AST]:
+    """The nodes of a function's own code: not those of the lambdas and functions inside it (handed to the helper)."""
+    found, pending = [], list(ast.iter_child_nodes(function))
+    while pending:
+        node = pending.pop()
+        found.append(node)
+        if not isinstance(node, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)):
+            pending.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def test_only_the_fast_path_helper_asks_what_is_built_and_then_goes_off_the_loop():
+    asked = {"built", "made", "recall", "known_phase"}
+    for path in sorted((ROOT / "src" / "guide").rglob("*.py")):
+        if path == ROOT / "src" / "guide" / "server" / "work.py":
+            continue
+        for function in (node for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))):
+            called = {node.func.attr for node in _own(function) if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)}
+            assert not (called & asked and "off_loop" in called), f"{path.name}: {function.name} asks what is built, then goes off the loop itself"
+
+
+
 if __name__ == "__main__" and sys.argv[1:] == ["--write-sizes"]:
     _write_sizes()

@@ -31,7 +31,7 @@ def test_21_4_check_names_the_secret_field_with_file_and_line(tmp_path, capsys):
     assert first.startswith("_commands/deploy.md:11: form target: field 'apiKey' asks for a secret (its name says 'api key')")
     assert first.endswith("ask for it out of band, for example read it from an environment variable or the client's own secret store")
     with pytest.raises(AuthoringError, match="asks for a secret"):
-        resolve(Docroot(root).current(), AddressRead("guide://_deploy?service=web"))
+        resolve(Docroot(root).build(), AddressRead("guide://_deploy?service=web"))
 
 
 def test_21_4_the_same_command_without_the_secret_checks_clean(tmp_path, capsys):

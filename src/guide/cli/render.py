@@ -75,7 +75,7 @@ def render(uri: str, settings: Settings, values: list[str], answers: Path | None
     folder = open_docroot(settings)
     read = AddressRead(with_values(uri, values))
     given = read_answers(answers) if answers else None
-    built = folder.current()
+    built = folder.build()
     found = resolve(built, read)
     if isinstance(found, Document):
         return Rendering(document_text(folder, found))

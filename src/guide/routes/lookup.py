@@ -18,6 +18,7 @@ from guide.docroot import documents
 from guide.docroot.built import Built
 from guide.docroot.entrypoints import Entrypoint
 from guide.docroot.layout import has_frontmatter
+from guide.docroot.memo import Once
 from guide.errors import AuthoringError, NotFoundError
 from guide.forms.declare import digest
 from guide.forms.failure import ADDRESS, Route
@@ -27,6 +28,7 @@ from guide.routes import help as help_text
 from guide.routes import suggest
 from guide.text import clip
 
+FORM_DIGESTS: Once[str] = Once("the digest of each entrypoint's forms, by kind and name")
 HELP_HINT = f"{address.help_address()} lists the commands, skills and documents"
 
 
@@ -98,7 +100,7 @@ class Call:
     def request(self, *, can_elicit: bool, active_phase: str | None, project: str = "") -> Request:
         """The core's view of this call, for a client that can (or cannot) answer forms; `project` names the read's, if not the server's own."""
         entrypoint = self.entrypoint
-        fingerprint = self.built.value(("form digest", entrypoint.kind, entrypoint.name), lambda: digest(entrypoint.forms))
+        fingerprint = self.built.value(FORM_DIGESTS, lambda: digest(entrypoint.forms), (entrypoint.kind, entrypoint.name))
         return Request(
             entrypoint=entrypoint.uri,
             forms=entrypoint.forms,

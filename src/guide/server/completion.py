@@ -19,8 +19,8 @@ from typing import Any
 from mcp_types import Completion, PromptReference, ResourceTemplateReference
 
 from guide import address
-from guide.docroot.built import MISSING
 from guide.docroot.folder import Docroot, DocrootGone
+from guide.docroot.memo import MEGA, UNBUILT, Kept
 from guide.docroot.projects import Projects
 from guide.errors import GuideError
 from guide.forms.fields import Field
@@ -35,8 +35,7 @@ MAX_VALUES = 100
 """The most suggestions one answer holds: the MCP contract's cap."""
 MAX_INPUT = address.MAX_LENGTH
 """The longest typed value, argument name or reference completed; nothing Guide serves is longer."""
-CHOICES = "choices"
-"""The build's memo of a field's choices as text."""
+CHOICES: Kept[tuple[str, ...]] = Kept("a field's choices as text, by entrypoint, field and phase", 64, 8 * MEGA)
 NOTHING = Completion(values=[])
 
 
@@ -68,7 +67,7 @@ def _complete(docroot: Docroot, projects: Projects, ref: Any, argument: Any, con
         return NOTHING
     if argument.name == PROJECT and projects.under is not None:
         return _matching(projects.folders(), typed)
-    built = docroot.current()
+    built = docroot.build()
     if isinstance(ref, PromptReference):
         if ref.name == ROUTE_PROMPT:
             return _matching(_routes(built.names("command"), typed), typed or address.PROMPT_PREFIXES[0])
@@ -89,7 +88,7 @@ def _complete(docroot: Docroot, projects: Projects, ref: Any, argument: Any, con
     field, phase = located[1], docroot.active_phase(built, _project(projects, context))
     key = (entrypoint.uri, field.name, phase)
     choices = built.recall(CHOICES, key)
-    if choices is MISSING:
+    if choices is UNBUILT:
         choices = built.remember(CHOICES, key, _choices(field, phase))
     return _matching(choices, typed)
 

@@ -22,8 +22,9 @@ from typing import Any, TypeVar
 from anyio import CapacityLimiter
 from fastmcp import Context
 
-from guide.docroot.built import MISSING
+from guide.docroot.built import Built
 from guide.docroot.folder import Docroot
+from guide.docroot.memo import MEGA, UNBUILT, Kept, Unbuilt
 from guide.docroot.projects import Projects
 from guide.errors import GuideError
 from guide.forms.keywords import request_budget
@@ -43,10 +44,9 @@ from guide.text import clip
 T = TypeVar("T")
 ANSWER_TIMEOUT = 600.0
 """Seconds a legacy read waits for the client to answer one form before it fails (people answer forms slowly)."""
-RESOLVED = "resolved"
-"""The build's memo of resolved reads (by the read value)."""
-ANSWERED = "answered"
-"""The build's memo of the text a fresh read (no continuation) renders at once, by the read, the channel, the phase and the project."""
+RESOLVED: Kept["Resolved | _Refused"] = Kept("resolved reads, by the read value", 1024, 8 * MEGA)
+ANSWERED: Kept[str] = Kept("the text a fresh read (no continuation) renders at once, by the read, the channel, the phase and the project",
+                           1024, 8 * MEGA)
 KEPT_LENGTH = 1024
 """Reads longer than this (their address or prompt line) are resolved each time: the memo must stay small."""
 
@@ -131,9 +131,7 @@ class Service:
 
     async def _found(self, read: Read) -> str | Call:
         """What `read` names in the current snapshot: text (help, a document), or a call to drive; a refused read raises."""
-        found = self._recall(read)
-        if found is MISSING:
-            found = await work.off_loop(self._resolve, read)
+        found = await work.built_or_build(self.docroot, lambda built: built.recall(RESOLVED, read), lambda built: _resolve(built, read, self.docroot.project))
         if isinstance(found, _Refused):
             raise found.error()
         if isinstance(found, str):
@@ -165,16 +163,16 @@ class Service:
         return call.request(can_elicit=can_elicit, active_phase=phase, project=named)
 
     async def _phase(self, call: Call) -> str | None:
-        known, phase = self.docroot.peek_phase(call.built, call.project)
-        return phase if known else await work.off_loop(self.docroot.active_phase, call.built, call.project)
+        return await work.built_or_build(self.docroot, lambda built: self.docroot.known_phase(built, call.project),
+                                         lambda built: self.docroot.active_phase(built, call.project), built=call.built)
 
     async def _call(self, served: _Round, call: Call, rendered: Callable[[str], Any]) -> Any:
         call = await self.project_of(served.ctx, call, served.era)
         phase = await self._phase(call)
         opening, channel = served.era.opening(served.ctx), served.channel
         fresh = (served.read, channel.name, phase, call.project) if not opening.continues else None
-        text = call.built.recall(ANSWERED, fresh) if fresh is not None else MISSING
-        if text is not MISSING:
+        text: str | Unbuilt = call.built.recall(ANSWERED, fresh) if fresh is not None else UNBUILT
+        if text is not UNBUILT:
             return rendered(text)
         request = self._request(call, can_elicit=channel.asks, phase=phase)
         with _pattern_budget(request):
@@ -193,10 +191,8 @@ class Service:
         return rendered(text)
 
     async def _finish(self, call: Call, outcome: Render | Fail, phase: str | None) -> str:
-        text = rendered_before(call, outcome, phase)
-        if text is MISSING:
-            text = await work.off_loop(partial(finish, call, outcome, phase, max_output=self.max_output))
-        return text
+        rendered = partial(finish, call, outcome, phase, max_output=self.max_output)
+        return await work.built_or_build(self.docroot, lambda _: rendered_before(call, outcome, phase), lambda _: rendered(), built=call.built)
 
     async def step(self, read: Read, opening: Opening, ctx: Context | None = None, era: Era | None = None) -> str | Asking:
         """One round of an interaction held outside the protocol (the App form's): the text `read` renders, or the forms it asks.
@@ -223,21 +219,17 @@ class Service:
             return step()
         return await work.off_loop(step, limiter=self.slow_checks)
 
-    def _recall(self, read: Read) -> Resolved | _Refused:
-        """What `read` resolved to in the current snapshot, if it was resolved before (else `MISSING`)."""
-        built = self.docroot.peek()
-        return built.recall(RESOLVED, read) if built is not None else MISSING
 
-    def _resolve(self, read: Read) -> Resolved | _Refused:
-        """Resolve `read` against the current snapshot (built now if files changed), and keep what it resolved to."""
-        built = self.docroot.current()
-        try:
-            found: Resolved | _Refused = resolve(built, read)
-            if isinstance(found, Call):
-                found = replace(found, project=self.docroot.project)  # what most reads are about (`project_of`)
-        except GuideError as error:
-            found = _Refused.of(error)
-        return built.remember(RESOLVED, read, found) if read.size <= KEPT_LENGTH else found
+
+def _resolve(built: Built, read: Read, project: Path) -> Resolved | _Refused:
+    """Resolve `read` against a build, and keep what it resolved to; a call is about `project` until its read names another."""
+    try:
+        found: Resolved | _Refused = resolve(built, read)
+        if isinstance(found, Call):
+            found = replace(found, project=project)  # what most reads are about (`Service.project_of`)
+    except GuideError as error:
+        found = _Refused.of(error)
+    return built.remember(RESOLVED, read, found) if read.size <= KEPT_LENGTH else found
 
 
 def _pattern_budget(request: Request) -> AbstractContextManager[Any]:
