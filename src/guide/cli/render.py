@@ -8,6 +8,7 @@ from pathlib import Path
 
 from guide.cli.explain import REFUSED, UNMENTIONED, FormReport, explain
 from guide.cli.inputs import FileAnswers, check_form_ids, read_answers, with_values
+from guide.docroot import sources
 from guide.docroot.folder import Docroot
 from guide.errors import GuideError
 from guide.forms.resolve import Answer, Ask, Fail, Outcome, Progress, Request, step
@@ -74,14 +75,15 @@ def render(uri: str, docroot: Path, project: Path | None, values: list[str], ans
     if isinstance(found, str):
         return Rendering(found)
     phase = folder.active_phase(built)
+    live = sources.derive(found.entrypoint.forms, sources.project_of(folder), found.supplied()) if found.entrypoint.forms.live else {}
     if given is None:
-        request = found.request(can_elicit=False, active_phase=phase)
+        request = found.request(can_elicit=False, active_phase=phase, live=live)
         outcome = step(request)
-        first = step(found.request(can_elicit=True, active_phase=phase))
+        first = step(found.request(can_elicit=True, active_phase=phase, live=live))
         reports = explain(request, outcome, asked={q.form for q in first.questions} if isinstance(first, Ask) else set())
     else:
         check_form_ids(given, [form.id for form in found.entrypoint.forms.forms], found.entrypoint.uri)
-        request = found.request(can_elicit=True, active_phase=phase)
+        request = found.request(can_elicit=True, active_phase=phase, live=live)
         outcome, replies = _answered(request, FileAnswers(given))
         reports = explain(request, outcome, replies=replies)
     return _finished(found, outcome, reports, phase)

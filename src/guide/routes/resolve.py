@@ -8,7 +8,7 @@ drives the call in the client's protocol era and hands the outcome to
 `guide.routes.finish`.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from guide import address
@@ -17,10 +17,12 @@ from guide.docroot import documents
 from guide.docroot.built import Built
 from guide.docroot.entrypoints import Entrypoint
 from guide.docroot.layout import has_frontmatter
+from guide.docroot.sources import supplied_texts
 from guide.errors import AuthoringError, NotFoundError
 from guide.forms.declare import digest
 from guide.forms.failure import ADDRESS, Route
 from guide.forms.resolve import Request
+from guide.forms.sources import Live
 from guide.protocol import ROUTE_PROMPT
 from guide.routes import help as help_text
 from guide.routes import suggest
@@ -92,8 +94,8 @@ class Call:
     route: Route = ADDRESS
     """How the caller read it, so a failure says how to read again in the same route (C7.12 c)."""
 
-    def request(self, *, can_elicit: bool, active_phase: str | None) -> Request:
-        """The core's view of this call, for a client that can (or cannot) answer forms."""
+    def request(self, *, can_elicit: bool, active_phase: str | None, live: Mapping[str, Live] | None = None) -> Request:
+        """The core's view of this call, for a client that can (or cannot) answer forms; `live`: what its live sources offer now."""
         entrypoint = self.entrypoint
         fingerprint = self.built.value(("form digest", entrypoint.kind, entrypoint.name), lambda: digest(entrypoint.forms))
         return Request(
@@ -106,7 +108,12 @@ class Call:
             can_elicit=can_elicit,
             route=self.route,
             digest=fingerprint,  # worked out once per snapshot, not for every request
+            live=live or {},
         )
+
+    def supplied(self) -> dict[str, list[str]]:
+        """The texts this call supplies for each field (keywords and args): what its live sources check beyond the values they offer."""
+        return supplied_texts(self.keywords, self.args, self.entrypoint.listed("args"))
 
 
 Resolved = str | Document | Call

@@ -15,11 +15,12 @@ from typing import Any
 from mcp_types import Completion, PromptReference, ResourceTemplateReference
 
 from guide import address
+from guide.docroot import sources
 from guide.docroot.built import MISSING
 from guide.docroot.folder import Docroot, DocrootGone
 from guide.errors import GuideError
 from guide.forms.fields import Field
-from guide.forms.resolve import offered_choices
+from guide.forms.offered import offered_choices
 from guide.protocol import ROUTE_PROMPT
 from guide.server import work
 from guide.server.errors import one_line
@@ -80,6 +81,8 @@ def _complete(docroot: Docroot, ref: Any, argument: Any) -> Completion:
     if located is None:
         return NOTHING
     field, phase = located[1], docroot.active_phase(built)
+    if field.live:  # read now, never kept: the project's branches and files change without the docroot changing
+        return _matching(_live_choices(docroot, field), typed)
     key = (entrypoint.uri, field.name, phase)
     choices = built.recall(CHOICES, key)
     if choices is MISSING:
@@ -102,6 +105,12 @@ def _matching(candidates: Iterable[str], typed: str) -> Completion:
 def _choices(field: Field, active_phase: str | None) -> tuple[str, ...]:
     choices = offered_choices(field, active_phase)
     return tuple(show(choice) for choice in choices) if choices is not None else field.type.words
+
+
+def _live_choices(docroot: Docroot, field: Field) -> tuple[str, ...]:
+    """What a live source offers now (as a form would offer it); nothing when it cannot be read (the log says why)."""
+    found = sources.read_source(field.source, sources.project_of(docroot)) if field.source is not None else ()
+    return found if isinstance(found, tuple) else ()
 
 
 def _routes(commands: list[str], typed: str) -> Iterator[str]:

@@ -21,11 +21,13 @@ from typing import Any
 from anyio import CapacityLimiter
 from fastmcp import Context
 
+from guide.docroot import sources
 from guide.docroot.built import MISSING
 from guide.docroot.folder import Docroot
 from guide.errors import GuideError
 from guide.forms.keywords import request_budget
 from guide.forms.resolve import Ask, Fail, Outcome, Render, Request
+from guide.forms.sources import Live
 from guide.render import MAX_OUTPUT
 from guide.routes.finish import document_text, finish, finished, keeps
 from guide.routes.resolve import AddressRead, Call, CommandRead, Document, Read, Resolved, resolve
@@ -111,13 +113,19 @@ class Service:
         known, phase = self.docroot.peek_phase(call.built)
         return phase if known else await work.off_loop(self.docroot.active_phase, call.built)
 
+    async def _live(self, call: Call) -> dict[str, Live]:
+        """What the call's live sources (`git-*`, `files:`) offer now, read in a worker thread; nothing when it has none."""
+        forms = call.entrypoint.forms
+        return await work.off_loop(sources.derive, forms, sources.project_of(self.docroot), call.supplied()) if forms.live else {}
+
     async def _call(self, ctx: Context, read: Read, call: Call, rendered: Callable[[str], Any], era: Era, channel: Channel) -> Any:
-        phase = await self._phase(call)
-        fresh = (read, channel.name, phase) if not era.continues(ctx) else None
+        phase, live = await self._phase(call), await self._live(call)
+        # A read whose choices are live is answered afresh each time: what it may render depends on the project now.
+        fresh = (read, channel.name, phase) if not era.continues(ctx) and not live else None
         text = call.built.recall(ANSWERED, fresh) if fresh is not None else MISSING
         if text is not MISSING:
             return rendered(text)
-        request = call.request(can_elicit=channel.asks, active_phase=phase)
+        request = call.request(can_elicit=channel.asks, active_phase=phase, live=live)
         with _pattern_budget(request):
             outcome = await self._step(request, partial(era.opening(ctx), request))  # the pure first step: no file, no build
             if isinstance(outcome, Ask):
@@ -148,7 +156,7 @@ class Service:
         if not isinstance(found, Call):
             return found
         phase = await self._phase(found)
-        request = found.request(can_elicit=True, active_phase=phase)
+        request = found.request(can_elicit=True, active_phase=phase, live=await self._live(found))
         with _pattern_budget(request):
             outcome = await self._step(request, partial(resume, request))
         if isinstance(outcome, Ask):
