@@ -30,15 +30,15 @@ def make_repo(path: Path, *, branches: Iterable[str] = (), tags: Iterable[str] =
     return path
 
 
-def hanging_git(folder: Path) -> Path:
-    """A folder holding a `git` that never answers (it sleeps, as a child of a shell): put it first on PATH."""
-    folder.mkdir(parents=True, exist_ok=True)
-    script = folder / "git"
-    script.write_text("#!/bin/sh\nsleep 3600\n", encoding="utf-8")
-    script.chmod(script.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-    return folder
-
-
 def path_with(folder: Path) -> str:
     """PATH with `folder` first."""
     return f"{folder}{os.pathsep}{os.environ.get('PATH', '')}"
+
+
+def hanging_git(folder: Path, pid_file: Path) -> Path:
+    """A folder holding a `git` that never answers (a shell that sleeps in a child) and writes its process id to `pid_file`: put it first on PATH."""
+    folder.mkdir(parents=True, exist_ok=True)
+    script = folder / "git"
+    script.write_text(f"#!/bin/sh\necho $$ > '{pid_file}'\nsleep 3600\n", encoding="utf-8")
+    script.chmod(script.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    return folder
