@@ -24,7 +24,7 @@ from pathlib import Path
 
 from bench.common import REPO, Config, log, quiet
 
-IDS = ("B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "B10")
+IDS = ("B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "B10", "B12")
 
 
 def _machine() -> dict:
@@ -53,7 +53,7 @@ def _machine() -> dict:
 
 
 async def _run_all(config: Config, out: Path, only: set[str]) -> dict[str, dict]:
-    from bench import b1_static, b2_flow, b3_core, b4_scale, b5_watch, b6_state, b7_http, b8_listing, b9_start, b10_restart
+    from bench import b1_static, b2_flow, b3_core, b4_scale, b5_watch, b6_state, b7_http, b8_listing, b9_start, b10_restart, b12_sources
     from bench.docroot_gen import generate
     from guide.docroot.store.disk import CACHE_DIR_VARIABLE
 
@@ -82,6 +82,7 @@ async def _run_all(config: Config, out: Path, only: set[str]) -> dict[str, dict]
             ("B9", lambda: b9_start.run(config, workdir, docroot_for)),
             ("B10", lambda: b10_restart.run(config, workdir, docroot_for)),
             ("B7", lambda: b7_http.run(config, workdir)),
+            ("B12", lambda: b12_sources.run(config, workdir)),
         ]
         for bench_id, make in steps:
             if bench_id not in only:
@@ -186,6 +187,11 @@ def table(results: dict[str, dict]) -> list[list[str]]:
             rows.append([f"B10 check @{r['size']}", f"{r['check_unchanged_s']['median']:.2f} s unchanged", "-", "-",
                          r["target"].split("; ")[1], _yes(parts["check"])])
             rows.append([f"B10 check @{r['size']}, one edit", f"{r['check_one_edit_s']['median']:.2f} s", "-", "-", "(informational)", "-"])
+        elif bench_id == "B12":
+            for label, key in (("B12 form delivered (2026-07-28)", "delivery_2026"), ("B12 whole read (legacy)", "legacy_read")):
+                e = r[key]
+                rows.append([label, f"{e['guide']['median']:.2f} ms (live sources)", f"{e['baseline']['median']:.2f} ms (fixed enums)",
+                             _ratio(e["ratio"]), "(informational)", "-"])
     return rows
 
 

@@ -17,7 +17,6 @@ import logging
 import os
 import re
 import signal
-import stat
 import subprocess
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -211,11 +210,11 @@ class _Walk:
                 continue
             if not fnmatchcase(entry.name, pattern):
                 continue
-            try:
-                mode = entry.stat(follow_symlinks=False).st_mode
+            try:  # the entry's own type (no link followed), from the folder listing when the file system gives it
+                kind = entry.is_dir(follow_symlinks=False) if folders else entry.is_file(follow_symlinks=False)
             except OSError:
                 continue
-            if stat.S_ISDIR(mode) if folders else stat.S_ISREG(mode):
+            if kind:
                 yield entry.name
 
 
