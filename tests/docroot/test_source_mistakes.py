@@ -106,3 +106,15 @@ def test_c5_guide_check_json_names_file_line_form_and_field(root, capsys):
     errors = json.loads(capsys.readouterr().out)["errors"]
     found = next(error for error in errors if error["path"] == "_commands/branch.md")
     assert status == 1 and found["line"] == 9 and found["form"] == "f" and found["field"] == "x"
+
+
+def test_c5_the_documented_source_example_has_no_mistake(tmp_path):
+    text = (Path(__file__).resolve().parents[2] / "docs" / "authoring.md").read_text(encoding="utf-8")
+    section = text[text.index("## Choices from a source") :]
+    lists = section.split("```\n", 2)[1]
+    ship = section[section.index("```markdown\n") + len("```markdown\n") :].split("```\n", 1)[0]
+    root = write_files(tmp_path, {"guide.yaml": lists, "_commands/ship.md": ship})
+    report = lint(Docroot(root).current())
+    assert report.problems == [] and report.notes == []
+    [form] = Docroot(root).current().command("ship").forms.forms
+    assert [str(field.source) for field in form.fields] == ["git-branches", "files:notes/*.md", "list:environments", "list:regions"]
