@@ -13,8 +13,8 @@ from bench.docroot_gen import RICH_ANSWERS, rich_docroot
 from bench.measure import interleave_sync, repeat_sync, summary
 from guide.docroot.folder import Docroot
 from guide.forms import state
-from guide.forms.resolve import Answer, Ask, Progress, Render, step
-from guide.routes.resolve import AddressRead, resolve
+from guide.forms.step import Answer, Ask, Progress, Render, step
+from guide.routes.lookup import AddressRead, resolve
 
 TARGET_US = 50.0
 

@@ -11,8 +11,8 @@ from guide.docroot.folder import Docroot
 from guide.docroot.frontmatter import load_mapping, split
 from guide.errors import GuideError
 from guide.examples import DOCROOT
-from guide.forms.resolve import Fail, read_keywords
-from guide.routes.resolve import AddressRead, Call, resolve
+from guide.forms.step import Fail, read_keywords
+from guide.routes.lookup import AddressRead, Call, resolve
 from guide.scaffold import DOCROOT as SCAFFOLD
 
 ROOT = Path(__file__).resolve().parents[1]

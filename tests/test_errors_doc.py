@@ -14,8 +14,8 @@ from mcp.client.subscriptions import listen
 
 from guide.docroot.folder import GONE, Docroot
 from guide.examples import DOCROOT
-from guide.forms.resolve import Fail, step
-from guide.routes.resolve import AddressRead, resolve
+from guide.forms.step import Fail, step
+from guide.routes.lookup import AddressRead, resolve
 from guide.server.app import create_server
 from guide.server.eras import listen as listen_module
 from guide.server.service import Service

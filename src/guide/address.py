@@ -41,6 +41,8 @@ _UNRESERVED = re.compile(r"[A-Za-z0-9_.~-]*")
 """What `quote` leaves as it is."""
 
 TargetKind = Literal["help", "command", "skill", "member", "document"]
+EntrypointKind = Literal["command", "skill"]
+"""The targets that are entrypoints: files with forms, rendered for a call."""
 Keywords = Mapping[str, tuple[str, ...]]
 
 

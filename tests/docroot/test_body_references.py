@@ -14,7 +14,7 @@ from guide.docroot.folder import Docroot
 from guide.docroot.lint import lint
 from guide.errors import AuthoringError
 from guide.examples import DOCROOT
-from guide.routes.resolve import AddressRead, resolve
+from guide.routes.lookup import AddressRead, resolve
 from guide.scaffold import DOCROOT as SCAFFOLD
 
 HEAD = """---

@@ -13,7 +13,7 @@ from guide.docroot.store.disk import Store
 from guide.errors import AuthoringError, NotFoundError
 from guide.routes import help as help_text
 from guide.routes.finish import document_text
-from guide.routes.resolve import AddressRead, Document, resolve
+from guide.routes.lookup import AddressRead, Document, resolve
 
 FILES = {
     "guide.yaml": "flags:\n  team: platform\n",

@@ -6,7 +6,7 @@ from docroot.conftest import write_files
 from guide.cli import main
 from guide.docroot.folder import Docroot
 from guide.errors import AuthoringError
-from guide.routes.resolve import AddressRead, resolve
+from guide.routes.lookup import AddressRead, resolve
 
 DEPLOY = """---
 description: Deploy a service.

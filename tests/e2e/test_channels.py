@@ -15,7 +15,7 @@ from mcp.client import advertise
 
 from guide.forms.combine import combine
 from guide.forms.declare import declare_forms, declared_names
-from guide.forms.resolve import Request, step
+from guide.forms.step import Request, step
 from guide.server.app import create_server
 from guide.server.channels.app import OPEN_TOOL, PAGE_URI, SUBMIT_TOOL
 from guide.server.eras.modern import Modern

@@ -9,7 +9,7 @@ from forms.conftest import declared, form
 from guide.errors import InputError, MissingInputError, StateError
 from guide.forms import state
 from guide.forms.failure import EXAMPLE_LENGTH, Fail
-from guide.forms.resolve import Answer, Request, step, unanswered
+from guide.forms.step import Answer, Request, step, unanswered
 
 ECHO = {"words": form({"first": {"type": "string", "enum": ["a", "b"]}, "second": {"type": "integer", "minimum": 0}}, ["first", "second"])}
 

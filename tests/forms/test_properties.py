@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 
 from forms.conftest import declared
 from guide.forms import state
-from guide.forms.resolve import Answer, Ask, Fail, Render, Request, step
+from guide.forms.step import Answer, Ask, Fail, Render, Request, step
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 CHOICES = ["a", "b", "c"]

@@ -3,7 +3,7 @@ conditions, and the way back in its own route, so that one failed read is enough
 
 from forms.conftest import declared, form
 from guide.forms.failure import Fail, Route
-from guide.forms.resolve import Render, Request, step
+from guide.forms.step import Render, Request, step
 
 KINDS = {"type": "string", "title": "Kind", "oneOf": [{"const": "bug", "title": "Fix a bug"}, {"const": "feature", "title": "Add a feature"}]}
 CHANGE = {

@@ -4,8 +4,8 @@ from dataclasses import replace
 
 from forms.conftest import declared, form
 from guide.forms.offered import delivered_schema
-from guide.forms.resolve import Answer, Ask, Fail, Render, Request, step
 from guide.forms.sources import Unreadable
+from guide.forms.step import Answer, Ask, Fail, Render, Request, step
 
 LISTS = {"envs": (("staging", None), ("production", None)), "regions": (("eu", "Europe"), ("us", "United States"))}
 BRANCH = {"pick": form({"branch": {"type": "string", "source": "git-branches"}}, ["branch"])}

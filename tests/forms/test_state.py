@@ -6,8 +6,8 @@ import pytest
 
 from forms.conftest import declared
 from guide.errors import StateError
-from guide.forms.resolve import Answer, Progress, Render, Request, step
 from guide.forms.state import decode, encode
+from guide.forms.step import Answer, Progress, Render, Request, step
 
 
 def forms(max_length=20):

@@ -28,10 +28,10 @@ from guide.docroot.folder import Docroot
 from guide.docroot.memo import Memo
 from guide.docroot.store.disk import Store
 from guide.errors import GuideError
-from guide.forms.resolve import step
+from guide.forms.step import step
 from guide.render import MAX_NESTING, MAX_OUTPUT
 from guide.routes.finish import RENDERS, finish
-from guide.routes.resolve import AddressRead, resolve
+from guide.routes.lookup import AddressRead, resolve
 from guide.server.errors import UNEXPECTED
 from robustness.capped import CEILING, capped_server, rss
 from robustness.conftest import MODES

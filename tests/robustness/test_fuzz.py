@@ -25,9 +25,9 @@ from guide.docroot.folder import Docroot
 from guide.docroot.store.disk import Store
 from guide.errors import GuideError
 from guide.forms import state
-from guide.forms.resolve import Answer, Ask, Fail, Render, Request, step
+from guide.forms.step import Answer, Ask, Fail, Render, Request, step
 from guide.routes import help as help_text
-from guide.routes.resolve import AddressRead, Call, PromptRead, resolve
+from guide.routes.lookup import AddressRead, Call, PromptRead, resolve
 from guide.server.app import create_server
 from guide.server.errors import UNEXPECTED
 from robustness.conftest import MODES, fuzz

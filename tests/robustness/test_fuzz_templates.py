@@ -20,10 +20,10 @@ from mcp import MCPError
 from guide.docroot.folder import Docroot
 from guide.docroot.store.disk import Store
 from guide.errors import GuideError
-from guide.forms.resolve import step
+from guide.forms.step import step
 from guide.render import MAX_NESTING, MAX_OUTPUT
 from guide.routes.finish import finish
-from guide.routes.resolve import AddressRead, Call, resolve
+from guide.routes.lookup import AddressRead, Call, resolve
 from guide.server.app import create_server
 from guide.server.errors import UNEXPECTED
 from robustness.conftest import MODES, fuzz

@@ -23,10 +23,10 @@ from guide.docroot import yaml_loader
 from guide.docroot.folder import Docroot
 from guide.docroot.store.disk import Store
 from guide.errors import GuideError
-from guide.forms.resolve import Render, step
+from guide.forms.step import Render, step
 from guide.render import MAX_OUTPUT
 from guide.routes.finish import finish
-from guide.routes.resolve import AddressRead, Call, resolve
+from guide.routes.lookup import AddressRead, Call, resolve
 from guide.server.app import create_server
 from guide.server.errors import UNEXPECTED
 from robustness.conftest import MODES, fuzz

@@ -16,7 +16,7 @@ from guide.docroot import files
 from guide.docroot.folder import Docroot
 from guide.errors import AuthoringError, NotFoundError
 from guide.routes.finish import document_text
-from guide.routes.resolve import AddressRead, Document, resolve
+from guide.routes.lookup import AddressRead, Document, resolve
 from robustness.hostile import bytes_name, fifo, symlink, write
 from robustness.raw_stdio import RawStdio
 

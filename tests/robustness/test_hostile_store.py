@@ -23,9 +23,9 @@ from guide.docroot.lint import lint
 from guide.docroot.store import parses, reports
 from guide.docroot.store.disk import KEY_FILE, Store
 from guide.errors import GuideError
-from guide.forms.resolve import Render, step
+from guide.forms.step import Render, step
 from guide.routes.finish import finish
-from guide.routes.resolve import AddressRead, Call, resolve
+from guide.routes.lookup import AddressRead, Call, resolve
 from guide.server.app import create_server
 from robustness.conftest import fuzz
 from robustness.hostile import fifo, symlink, write_docroot

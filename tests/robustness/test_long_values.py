@@ -3,7 +3,7 @@
 import pytest
 from forms.conftest import declared, form
 
-from guide.forms.resolve import Answer, Ask, Fail, Request, step
+from guide.forms.step import Answer, Ask, Fail, Request, step
 from guide.text import CLIP_LENGTH, quoted
 
 HUGE = "x" * 10_000_000

@@ -17,10 +17,10 @@ from mcp import MCPError
 from guide.cli import main
 from guide.docroot.folder import Docroot
 from guide.errors import GuideError
-from guide.forms.resolve import step
+from guide.forms.step import step
 from guide.render import MAX_OUTPUT, RenderTooLarge, render
 from guide.routes.finish import finish
-from guide.routes.resolve import AddressRead, resolve
+from guide.routes.lookup import AddressRead, resolve
 from robustness.hostile import write
 
 SAFETY = 120

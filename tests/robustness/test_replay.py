@@ -12,7 +12,7 @@ from fastmcp import Client
 from mcp import MCPError
 from mcp_types import ElicitResult, InputRequiredResult, ReadResourceResult
 
-from guide.forms.resolve import MAX_ASKS
+from guide.forms.step import MAX_ASKS
 from guide.server.app import create_server
 
 URI = "guide://_ask?mode=quick"

@@ -23,7 +23,7 @@ from guide.docroot import folder as folder_module
 from guide.docroot.built import Built
 from guide.docroot.folder import Docroot
 from guide.errors import InputError, NotFoundError
-from guide.routes.resolve import AddressRead, PromptRead, resolve
+from guide.routes.lookup import AddressRead, PromptRead, resolve
 from guide.server import provider as provider_module
 from guide.server.app import create_server
 from robustness.conftest import fuzz

@@ -18,7 +18,7 @@ from forms.conftest import declared, form
 from hypothesis import given
 from hypothesis import strategies as st
 
-from guide.forms.resolve import MAX_ANSWERS_LENGTH, Answer, Ask, Request, step
+from guide.forms.step import MAX_ANSWERS_LENGTH, Answer, Ask, Request, step
 from guide.forms.values import text_length
 from guide.server.app import create_server
 from robustness.conftest import fuzz

@@ -5,7 +5,7 @@ import pytest
 from guide.docroot.folder import Docroot
 from guide.errors import NotFoundError
 from guide.examples import DOCROOT
-from guide.routes.resolve import AddressRead, PromptRead, resolve
+from guide.routes.lookup import AddressRead, PromptRead, resolve
 
 
 def _not_found(uri: str) -> str:

@@ -11,9 +11,9 @@ from guide.cli.inputs import FileAnswers, check_form_ids, read_answers, with_val
 from guide.docroot import sources
 from guide.docroot.folder import Docroot
 from guide.errors import GuideError
-from guide.forms.resolve import Answer, Ask, Fail, Outcome, Progress, Request, step
+from guide.forms.step import Answer, Ask, Fail, Outcome, Progress, Request, step
 from guide.routes.finish import document_text, finish
-from guide.routes.resolve import AddressRead, Call, Document, resolve
+from guide.routes.lookup import AddressRead, Call, Document, resolve
 from guide.text import for_terminal
 
 
@@ -86,7 +86,7 @@ def render(uri: str, docroot: Path, project: Path | None, values: list[str], ans
         request = found.request(can_elicit=True, active_phase=phase, live=live)
         outcome, replies = _answered(request, FileAnswers(given))
         reports = explain(request, outcome, replies=replies)
-    return _finished(found, outcome, reports, phase)
+    return _rendering(found, outcome, reports, phase)
 
 
 def _answered(request: Request, answers: FileAnswers) -> tuple[Outcome, dict[str, str]]:
@@ -111,7 +111,7 @@ def _answered(request: Request, answers: FileAnswers) -> tuple[Outcome, dict[str
         progress = outcome.progress
 
 
-def _finished(call: Call, outcome: Outcome, reports: list[FormReport], phase: str | None) -> Rendering:
+def _rendering(call: Call, outcome: Outcome, reports: list[FormReport], phase: str | None) -> Rendering:
     if isinstance(outcome, Fail):
         return Rendering(None, reports, outcome.message)
     return Rendering(finish(call, outcome, phase), reports)

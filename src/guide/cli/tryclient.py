@@ -27,7 +27,7 @@ from guide.cli.terminal_form import TerminalForm
 from guide.docroot.folder import Docroot
 from guide.errors import GuideError
 from guide.protocol import FORM_META
-from guide.routes.resolve import AddressRead, Call, resolve
+from guide.routes.lookup import AddressRead, Call, resolve
 from guide.text import for_terminal
 
 INTERRUPTED = 130

@@ -33,9 +33,10 @@ from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from guide.address import EntrypointKind
 from guide.docroot import entrypoints, files
 from guide.docroot.config import REQUIRES, Config
-from guide.docroot.entrypoints import Entrypoint, Findings, Kind
+from guide.docroot.entrypoints import Entrypoint, Findings
 from guide.docroot.filework import Works
 from guide.docroot.frontmatter import Front, FrontmatterError, Parsed, Summary, listed, split, summary
 from guide.docroot.layout import Layout
@@ -173,7 +174,7 @@ class Built:
 
     # Entrypoints.
 
-    def entrypoint(self, kind: Kind, name: str) -> Entrypoint:
+    def entrypoint(self, kind: EntrypointKind, name: str) -> Entrypoint:
         """The built entrypoint of that kind and name (which must exist in the layout)."""
         return self._built(kind, name)[0]
 
@@ -186,7 +187,7 @@ class Built:
         """What makes an entrypoint unusable (authoring errors)."""
         return self.checks(entrypoint)[0]
 
-    def applies(self, kind: Kind, name: str) -> bool:
+    def applies(self, kind: EntrypointKind, name: str) -> bool:
         """Whether a command or skill of that name exists under this configuration (its `requires-*` hold, C4)."""
         rel = self.snapshot.table(kind).get(name)
         return rel is not None and self.allows(rel)
@@ -218,15 +219,15 @@ class Built:
         """Each alias of an applying command, mapped to the command's name."""
         return self.value("aliases", self._aliases)
 
-    def names(self, kind: Kind) -> list[str]:
+    def names(self, kind: EntrypointKind) -> list[str]:
         """The name of every command or skill that applies, sorted."""
         return self.value((kind, "names"), lambda: [name for name in sorted(self.snapshot.table(kind)) if self.applies(kind, name)])
 
-    def every(self, kind: Kind) -> list[Entrypoint]:
+    def every(self, kind: EntrypointKind) -> list[Entrypoint]:
         """Every command or skill that applies, sorted by name (each one built)."""
         return self.value((kind, "every"), lambda: [self.entrypoint(kind, name) for name in self.names(kind)])
 
-    def descriptions(self, kind: Kind) -> list[tuple[str, str]]:
+    def descriptions(self, kind: EntrypointKind) -> list[tuple[str, str]]:
         """Name and description of every command or skill that applies, from frontmatter alone (no form is declared)."""
         return self.value((kind, "descriptions"), lambda: [(name, self._description(kind, name)) for name in self.names(kind)])
 
@@ -343,7 +344,7 @@ class Built:
             found = self._files.note_mention(rel, word, text is None or word in text)  # unreadable: the parse says why
         return found
 
-    def _built(self, kind: Kind, name: str) -> tuple[Entrypoint, Findings]:
+    def _built(self, kind: EntrypointKind, name: str) -> tuple[Entrypoint, Findings]:
         return self.value(("entrypoint", kind, name), lambda: entrypoints.build(kind, name, self.snapshot.table(kind)[name], self))
 
     def _longest(self, segments: tuple[str, ...], depth: int, name_of: Callable[[str], str | None]) -> tuple[Entrypoint, tuple[str, ...]] | None:
@@ -366,7 +367,7 @@ class Built:
                     found.setdefault(alias, name)
         return found
 
-    def _description(self, kind: Kind, name: str) -> str:
+    def _description(self, kind: EntrypointKind, name: str) -> str:
         return self._summary(self.snapshot.table(kind)[name]).description
 
     def _report(self) -> tuple[list[Problem], list[Problem]]:

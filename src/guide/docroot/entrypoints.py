@@ -9,9 +9,10 @@ snapshot's build (`Files`) knows: they cache nothing themselves.
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 from guide import address
+from guide.address import EntrypointKind
 from guide.docroot import references
 from guide.docroot.config import Config
 from guide.docroot.frontmatter import Front, FrontmatterError, Parsed, listed, locate
@@ -21,8 +22,6 @@ from guide.forms.combine import combine
 from guide.forms.declare import EMPTY, Form, FormSet, declared_names
 from guide.render import TemplateFacts
 from guide.spelling import near_miss
-
-Kind = Literal["command", "skill"]
 
 
 class Files(Protocol):
@@ -56,7 +55,7 @@ class Files(Protocol):
 class Entrypoint:
     """A command or skill as declared: its frontmatter and effective forms. Its problems come from `check`."""
 
-    kind: Kind
+    kind: EntrypointKind
     name: str
     path: str
     meta: Mapping[str, Any]
@@ -87,7 +86,7 @@ class Findings:
     """The files whose issues may be reported: the entrypoint and its applying partials."""
 
 
-def build(kind: Kind, name: str, path: str, files: Files) -> tuple[Entrypoint, Findings]:
+def build(kind: EntrypointKind, name: str, path: str, files: Files) -> tuple[Entrypoint, Findings]:
     """An entrypoint's effective forms from itself and its included partials, and what its checks will report."""
     uri = address.command_address(name) if kind == "command" else address.skill_address(name)
     front = files.front(path)

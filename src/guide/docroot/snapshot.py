@@ -9,14 +9,12 @@ snapshot serves.
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
+from guide.address import EntrypointKind
 from guide.docroot.config import Config
 from guide.docroot.files import Stamp
 from guide.docroot.layout import Layout
 from guide.errors import Problem
-
-Kind = Literal["command", "skill"]
 
 
 @dataclass(frozen=True)
@@ -40,7 +38,7 @@ class Snapshot:
     sources: Mapping[str, Source]
     config_problems: tuple[Problem, ...] = ()
 
-    def table(self, kind: Kind) -> dict[str, str]:
+    def table(self, kind: EntrypointKind) -> dict[str, str]:
         """The file of each command or skill, by name."""
         return self.layout.commands if kind == "command" else self.layout.skills
 

@@ -14,7 +14,7 @@ from dataclasses import field as dataclass_field
 from typing import Any
 
 from guide.errors import Issue
-from guide.forms.fields import MISSING, Field, Lists, declare_field
+from guide.forms.fields import ABSENT, Field, Lists, declare_field
 from guide.forms.keywords import needs_budget
 from guide.forms.secrets import secret_term
 from guide.forms.values import Invalid, normalise_answer, problems
@@ -125,7 +125,7 @@ def _declare_form(form_id, declaration, origin, fallback_all, sourcing) -> tuple
     fallback = declaration.get("fallback")
     if fallback is not None and fallback not in FALLBACKS:
         issues.append(form_issue(origin, form_id, ("fallback",), _fallback_message(fallback)))
-    when, when_issues = _read_when(declaration.get("when", MISSING), origin, form_id)
+    when, when_issues = _read_when(declaration.get("when", ABSENT), origin, form_id)
     fields, required, schema_issues = _read_schema(declaration.get("schema"), origin, form_id, sourcing)
     issues += when_issues + schema_issues
     if issues:
@@ -135,7 +135,7 @@ def _declare_form(form_id, declaration, origin, fallback_all, sourcing) -> tuple
 
 
 def _read_when(when, origin, form_id) -> tuple[Mapping[str, tuple], list[Issue]]:
-    if when is MISSING:
+    if when is ABSENT:
         return {}, []
     if not isinstance(when, Mapping) or not when:
         return {}, [form_issue(origin, form_id, ("when",), "`when` must be a non-empty mapping of field to value(s)")]

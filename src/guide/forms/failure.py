@@ -13,7 +13,7 @@ from typing import Any, Literal
 from guide import address
 from guide.errors import GuideError, InputError, MissingInputError, StateError
 from guide.forms.declare import Form
-from guide.forms.fields import MISSING, Field
+from guide.forms.fields import ABSENT, Field
 from guide.forms.keywords import KEYWORDS
 from guide.forms.values import accepted
 from guide.text import one_line, show
@@ -33,7 +33,7 @@ class Need:
     type: str
     required: bool
     choices: tuple[Any, ...] | None = None
-    default: Any = MISSING
+    default: Any = ABSENT
     constraints: str = ""
     """The field's constraint keywords in words (`matching INC-[0-9]+`); empty when it has none."""
     accepts: str = ""
@@ -64,7 +64,7 @@ class Need:
             parts.append(f"{'any of' if self.many else 'one of'}: {', '.join(shown)}")
         if self.constraints and (self.choices is None or titled):
             parts.append(self.constraints)
-        if self.default is not MISSING:
+        if self.default is not ABSENT:
             parts.append(f"default {show(self.default)}")
         return "; ".join(parts)
 
@@ -78,7 +78,7 @@ class Need:
 
     def accepted(self) -> str:
         """What the field accepts, as the message about a refused value ends: `it accepts ...; default ...`."""
-        default = f"; default {show(self.default)}" if self.default is not MISSING else ""
+        default = f"; default {show(self.default)}" if self.default is not ABSENT else ""
         return f"it accepts {self.accepts}{default}"
 
     def data(self) -> dict[str, Any]:
@@ -89,7 +89,7 @@ class Need:
             "type": self.type,
             "required": self.required,
             "choices": list(self.choices) if self.choices is not None else None,
-            "default": None if self.default is MISSING else self.default,
+            "default": None if self.default is ABSENT else self.default,
             "accepts": self.accepts,
         }
 
@@ -99,7 +99,7 @@ def need(form: Form, field: Field, choices: Sequence[Any] | None) -> Need:
     offered = tuple(choices) if choices is not None else None
     default = field.default
     if field.source and offered is not None and default not in offered:
-        default = MISSING  # a default equal to the active phase is not on offer (C7.9)
+        default = ABSENT  # a default equal to the active phase is not on offer (C7.9)
     titled = dict(field.options())
     return Need(
         keyword=field.name,

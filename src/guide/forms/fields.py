@@ -15,10 +15,10 @@ from guide.forms.sources import LIST, PROJECT, WORKFLOW_PHASES, Source, parse_so
 from guide.forms.types import TYPES, FieldType
 from guide.spelling import near_miss
 
-MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING", "__bool__": lambda self: False})()
-"""Marks a field without a `default`."""
+ABSENT: Any = type("Absent", (), {"__repr__": lambda self: "ABSENT", "__bool__": lambda self: False})()
+"""Marks a key the declaration does not give (a field without `default`, a form without `when`); false, unlike the build's "not built yet" sentinel."""
 
-__all__ = ["MISSING", "WORKFLOW_PHASES", "Field", "Lists", "choice_options", "declare_field"]
+__all__ = ["ABSENT", "WORKFLOW_PHASES", "Field", "Lists", "choice_options", "declare_field"]
 
 Lists = Mapping[str, tuple[tuple[str, str | None], ...]]
 """The `lists:` of guide.yaml: each list's (value, title) pairs (`guide.docroot.config`)."""
@@ -32,7 +32,7 @@ class Field:
     type: FieldType
     schema: Mapping[str, Any]
     choices: tuple[Any, ...] | None = None
-    default: Any = MISSING
+    default: Any = ABSENT
     source: Source | None = None
     bounds: Mapping[str, Any] = dataclass_field(default_factory=dict, compare=False)
     """Each constraint keyword the schema declares, read into the form its check uses."""
@@ -42,7 +42,7 @@ class Field:
     @property
     def has_default(self) -> bool:
         """Whether the schema declares a `default`."""
-        return self.default is not MISSING
+        return self.default is not ABSENT
 
     @property
     def live(self) -> bool:
@@ -96,7 +96,7 @@ def declare_field(
     titles = None
     if source is not None and source.kind == LIST and any(title is not None for _, title in (lists or {})[source.argument]):
         titles = tuple(title or value for value, title in (lists or {})[source.argument])
-    field = Field(name, kind, schema, choices, schema.get("default", MISSING), source, bounds, titles)
+    field = Field(name, kind, schema, choices, schema.get("default", ABSENT), source, bounds, titles)
     return field, []
 
 

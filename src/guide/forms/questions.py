@@ -15,7 +15,7 @@ from typing import Any
 from guide import address
 from guide.forms.declare import Form
 from guide.forms.failure import ADDRESS, EXAMPLE_LENGTH, Fail, Need, PersonQuestion, Route, described, failure
-from guide.forms.fields import MISSING, Field
+from guide.forms.fields import ABSENT, Field
 from guide.forms.values import same_value
 from guide.text import one_line, show
 
@@ -68,7 +68,7 @@ def missing(
 
 def _blanks(question: PersonQuestion) -> list[Need]:
     """The fields a follow-up question must have an answer for: required, without a default."""
-    return [need for need in question.fields if need.required and need.default is MISSING]
+    return [need for need in question.fields if need.required and need.default is ABSENT]
 
 
 def _follow_up(question: PersonQuestion, route: Route) -> str:

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from guide.errors import StateError
-from guide.forms.resolve import Answer, Outcome, Progress, Request, failed, step
+from guide.forms.step import Answer, Outcome, Progress, Request, failed, step
 from guide.forms.values import Invalid, normalise_answer, problems
 from guide.text import clip
 

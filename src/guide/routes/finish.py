@@ -10,9 +10,9 @@ from guide.docroot.built import MISSING, Built
 from guide.docroot.folder import Docroot
 from guide.docroot.frontmatter import Parsed
 from guide.errors import AuthoringError, Problem
-from guide.forms.resolve import Fail, Render
+from guide.forms.step import Fail, Render
 from guide.routes import skill_file
-from guide.routes.resolve import Call, Document
+from guide.routes.lookup import Call, Document
 
 RENDERS = "renders"
 """The build's memo of rendered texts: the same call with the same values it can see renders the same text until a file changes."""
@@ -69,7 +69,7 @@ def finish(call: Call, outcome: Render | Fail, active_phase: str | None, *, max_
     A skill read as `skill://<name>/SKILL.md` is served with its frontmatter, and
     when only forms could give its values, as a `SKILL.md` saying what it needs (C3).
     """
-    found = finished(call, outcome, active_phase)
+    found = rendered_before(call, outcome, active_phase)
     if found is not MISSING:
         return found
     entrypoint, built = call.entrypoint, call.built
@@ -117,7 +117,7 @@ def _read(docroot: Docroot, document: Document) -> str:
         raise AuthoringError([Problem(path=document.path, message=f"file {error}")]) from None
 
 
-def finished(call: Call, outcome: Render | Fail, active_phase: str | None) -> Any:
+def rendered_before(call: Call, outcome: Render | Fail, active_phase: str | None) -> Any:
     """The rendered text if it was rendered before in this snapshot (`MISSING` if not); a failed outcome raises."""
     if isinstance(outcome, Fail):
         if call.skill_file and outcome.kind == "missing":

@@ -10,7 +10,7 @@ from guide import __version__
 from guide.docroot.folder import Docroot
 from guide.docroot.store.disk import Store
 from guide.protocol import SERVER_NAME
-from guide.routes.resolve import AddressRead
+from guide.routes.lookup import AddressRead
 from guide.server import auth, scrape
 from guide.server.catalog import Catalog
 from guide.server.channels import Channels, app_tools

@@ -28,7 +28,7 @@ from guide.errors import GuideError
 from guide.forms.fields import Field
 from guide.forms.values import accepted
 from guide.protocol import MIME, ROUTE_PROMPT
-from guide.routes.resolve import AddressRead, CommandRead, PromptRead
+from guide.routes.lookup import AddressRead, CommandRead, PromptRead
 from guide.server import work
 from guide.server.service import Service
 from guide.server.skills import SkillsSource

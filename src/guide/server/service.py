@@ -1,6 +1,6 @@
 """Serve one read: resolve it (routes), take its forms to the person by a channel in the client's protocol era (channels, eras), finish it (routes).
 
-A read is a value (`guide.routes.resolve.Read`). What the event loop does is an
+A read is a value (`guide.routes.lookup.Read`). What the event loop does is an
 explicit question to the docroot's build: is what this read needs built? Then it
 is answered on the loop: the resolution was kept, the forms' step is pure, the
 rendered text was kept. Anything else (building the snapshot, resolving, reading
@@ -12,11 +12,11 @@ and all of a request's checks share one time budget (`keywords.request_budget`).
 """
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from anyio import CapacityLimiter
 from fastmcp import Context
@@ -26,19 +26,20 @@ from guide.docroot.built import MISSING
 from guide.docroot.folder import Docroot
 from guide.errors import GuideError
 from guide.forms.keywords import request_budget
-from guide.forms.resolve import Ask, Fail, Outcome, Render, Request
 from guide.forms.sources import Live
+from guide.forms.step import Ask, Fail, Outcome, Render, Request
 from guide.render import MAX_OUTPUT
-from guide.routes.finish import document_text, finish, finished, keeps
-from guide.routes.resolve import AddressRead, Call, CommandRead, Document, Read, Resolved, resolve
+from guide.routes.finish import document_text, finish, keeps, rendered_before
+from guide.routes.lookup import AddressRead, Call, CommandRead, Document, Read, Resolved, resolve
 from guide.server import metrics, work
 from guide.server.channels import Channel, Channels
-from guide.server.eras import Era, Eras, Pending
+from guide.server.eras import Era, Eras, Opening, Pending
 from guide.server.errors import guarded
 from guide.server.metrics import Metrics
 from guide.server.sizes import check_sendable
 from guide.text import clip
 
+T = TypeVar("T")
 ANSWER_TIMEOUT = 600.0
 """Seconds a legacy read waits for the client to answer one form before it fails (people answer forms slowly)."""
 RESOLVED = "resolved"
@@ -53,7 +54,34 @@ KEPT_LENGTH = 1024
 class _Refused:
     """A read that resolved to an error, kept so the same read fails the same way without resolving again."""
 
-    error: GuideError
+    kept: GuideError
+    """Never raised itself: kept requests apart (no traceback holding one request's frames, no context)."""
+
+    @classmethod
+    def of(cls, error: GuideError) -> "_Refused":
+        """Keep what `error` says, without the frames and context of the request that raised it."""
+        return cls(_copy(error))
+
+    def error(self) -> GuideError:
+        """A fresh error saying what the kept one says, for one request to raise."""
+        return _copy(self.kept)
+
+
+def _copy(error: GuideError) -> GuideError:
+    """`error`'s message and attributes in a new exception object, never raised (no traceback, cause or context)."""
+    fresh = type(error).__new__(type(error), *error.args)
+    fresh.__dict__.update(error.__dict__)
+    return fresh
+
+
+@dataclass(frozen=True)
+class _Round:
+    """One request of a read (a round, on 2026-07-28), with the era and the channel picked for it once."""
+
+    ctx: Context
+    read: Read
+    era: Era
+    channel: Channel
 
 
 @dataclass(frozen=True)
@@ -82,16 +110,20 @@ class Service:
         `rendered` wraps the text of a rendered entrypoint (a resource read marks it as never to be cached).
         The era and the channel are chosen here, once per read.
         """
-        era, channel = self.eras.for_request(ctx), self.channels.for_request(ctx)
+        served = _Round(ctx, read, self.eras.for_request(ctx), self.channels.for_request(ctx))
         sent = partial(_sendable, ctx, read, 2 if tool else 1)  # the tool's result carries its text twice (content and structured)
-        return await guarded(lambda: self._observed(ctx, read, sent, rendered, era, channel), era.error, tool=tool)
+        return await guarded(lambda: self._observed(served, sent, rendered), served.era.error, tool=tool)
 
-    async def _observed(self, ctx: Context, read: Read, sent: Callable[[str], str], rendered: Callable[[str], Any], era: Era, channel: Channel) -> Any:
-        with self.metrics.reading(read, era.name, channel.name):
-            found = await self._found(read)
+    async def guarded(self, ctx: Context, work: Callable[[], Awaitable[T]], *, tool: bool = False) -> T:
+        """Run a request's `work` outside `read` (the App form's rounds), its Guide errors said as the request's era says them."""
+        return await guarded(work, self.eras.for_request(ctx).error, tool=tool)
+
+    async def _observed(self, served: _Round, sent: Callable[[str], str], rendered: Callable[[str], Any]) -> Any:
+        with self.metrics.reading(served.read, served.era.name, served.channel.name):
+            found = await self._found(served.read)
             if not isinstance(found, Call):
                 return sent(found)
-            return await self._call(ctx, read, found, lambda text: rendered(sent(text)), era, channel)
+            return await self._call(served, found, lambda text: rendered(sent(text)))
 
     async def _found(self, read: Read) -> str | Call:
         """What `read` names in the current snapshot: text (help, a document), or a call to drive; a refused read raises."""
@@ -99,7 +131,7 @@ class Service:
         if found is MISSING:
             found = await work.off_loop(self._resolve, read)
         if isinstance(found, _Refused):
-            raise found.error.with_traceback(None)
+            raise found.error()
         if isinstance(found, str):
             metrics.resolved("help")
             return found
@@ -118,38 +150,40 @@ class Service:
         forms = call.entrypoint.forms
         return await work.off_loop(sources.derive, forms, sources.project_of(self.docroot), call.supplied()) if forms.live else {}
 
-    async def _call(self, ctx: Context, read: Read, call: Call, rendered: Callable[[str], Any], era: Era, channel: Channel) -> Any:
+    async def _call(self, served: _Round, call: Call, rendered: Callable[[str], Any]) -> Any:
         phase, live = await self._phase(call), await self._live(call)
+        opening, channel = served.era.opening(served.ctx), served.channel
         # A read whose choices are live is answered afresh each time: what it may render depends on the project now.
-        fresh = (read, channel.name, phase) if not era.continues(ctx) and not live else None
+        fresh = (served.read, channel.name, phase) if not opening.continues and not live else None
         text = call.built.recall(ANSWERED, fresh) if fresh is not None else MISSING
         if text is not MISSING:
             return rendered(text)
         request = call.request(can_elicit=channel.asks, active_phase=phase, live=live)
         with _pattern_budget(request):
-            outcome = await self._step(request, partial(era.opening(ctx), request))  # the pure first step: no file, no build
+            outcome = await self._step(request, partial(opening.step, request))  # the pure first step: no file, no build
             if isinstance(outcome, Ask):
                 fresh = None  # what the person answers decides the text
-                outcome = await channel.carry(ctx, era, request, outcome, answer_timeout=self.answer_timeout, stepping=partial(self._step, request))
+                outcome = await channel.carry(served.ctx, served.era, request, outcome, answer_timeout=self.answer_timeout,
+                                              stepping=partial(self._step, request))
                 if isinstance(outcome, Pending):
                     metrics.ended("asked")
                     return rendered(outcome.reply) if isinstance(outcome.reply, str) else outcome.reply
         text = await self._finish(call, outcome, phase)
         # The same read, fresh, renders the same text until a file changes; a read bringing what no template prints is not kept.
-        if fresh is not None and read.size <= KEPT_LENGTH and keeps(call):
+        if fresh is not None and served.read.size <= KEPT_LENGTH and keeps(call):
             call.built.remember(ANSWERED, fresh, text)
         return rendered(text)
 
     async def _finish(self, call: Call, outcome: Render | Fail, phase: str | None) -> str:
-        text = finished(call, outcome, phase)
+        text = rendered_before(call, outcome, phase)
         if text is MISSING:
             text = await work.off_loop(partial(finish, call, outcome, phase, max_output=self.max_output))
         return text
 
-    async def step(self, read: Read, resume: Callable[[Request], Outcome]) -> str | Asking:
+    async def step(self, read: Read, opening: Opening) -> str | Asking:
         """One round of an interaction held outside the protocol (the App form's): the text `read` renders, or the forms it asks.
 
-        `resume` is the round's pure step (from nothing, or from a state and answers).
+        `opening` is where the round starts (nothing, or a state and answers).
         The person is asked (`can_elicit`), so defaults are offered, not applied.
         """
         found = await self._found(read)
@@ -158,7 +192,7 @@ class Service:
         phase = await self._phase(found)
         request = found.request(can_elicit=True, active_phase=phase, live=await self._live(found))
         with _pattern_budget(request):
-            outcome = await self._step(request, partial(resume, request))
+            outcome = await self._step(request, partial(opening.step, request))
         if isinstance(outcome, Ask):
             return Asking(request, outcome)
         return await self._finish(found, outcome, phase)
@@ -180,7 +214,7 @@ class Service:
         try:
             found: Resolved | _Refused = resolve(built, read)
         except GuideError as error:
-            found = _Refused(error)
+            found = _Refused.of(error)
         return built.remember(RESOLVED, read, found) if read.size <= KEPT_LENGTH else found
 
 

@@ -20,9 +20,9 @@ from guide.docroot.built import Built
 from guide.docroot.entrypoints import Entrypoint
 from guide.docroot.folder import Docroot
 from guide.errors import GuideError
-from guide.forms.resolve import Render, step
+from guide.forms.step import Render, step
 from guide.routes.finish import document_text, finish
-from guide.routes.resolve import AddressRead, Call, Document, resolve
+from guide.routes.lookup import AddressRead, Call, Document, resolve
 
 DYNAMIC: Literal["dynamic"] = "dynamic"
 MEMBERS = "skill members"

@@ -12,7 +12,7 @@ from typing import Any
 from fastmcp import Context
 
 from guide import address
-from guide.forms.resolve import Answer, Ask, Request
+from guide.forms.step import Answer, Ask, Request
 from guide.server.channels.base import Declared, read_answers
 from guide.server.eras.base import Driven, Era, Pending, Stepping
 

@@ -10,8 +10,6 @@ page sends is trusted: it is an untrusted frame, and the tool can be called by
 anyone (visibility is a hint to hosts, not a boundary).
 """
 
-from collections.abc import Callable, Mapping
-from functools import partial
 from importlib import resources
 from typing import Any
 
@@ -24,13 +22,12 @@ from mcp_types import TextContent
 
 from guide.errors import StateError
 from guide.forms import state
-from guide.forms.resolve import Answer, Outcome, Request, step
-from guide.routes.resolve import AddressRead
+from guide.routes.lookup import AddressRead
 from guide.server.channels.app import OPEN_TOOL, PAGE_URI, SUBMIT_TOOL
 from guide.server.channels.app_state import seal, unseal
 from guide.server.channels.base import Declared
+from guide.server.eras.base import Opening
 from guide.server.eras.questions import read_answers
-from guide.server.errors import guarded
 from guide.server.provider import GuideResource
 from guide.server.service import Asking, Service
 
@@ -61,13 +58,13 @@ def install(server: FastMCP, service: Service, security: RequestStateSecurity) -
 
     @server.tool(name=OPEN_TOOL, description=OPEN_DESCRIPTION, app=AppConfig(resource_uri=PAGE_URI, visibility=["model"]))
     async def open_form(uri: str, ctx: Context) -> ToolResult:
-        return await guarded(lambda: _round(service, security, ctx, uri, None, None), service.eras.for_request(ctx).error, tool=True)
+        return await service.guarded(ctx, lambda: _round(service, security, ctx, uri, None, None), tool=True)
 
     server.add_middleware(ForAppClients())
 
     @server.tool(name=SUBMIT_TOOL, description=SUBMIT_DESCRIPTION, app=AppConfig(resource_uri=PAGE_URI, visibility=["app"]))
     async def submit_form(uri: str, state: str, answers: dict[str, Any], ctx: Context) -> ToolResult:
-        return await guarded(lambda: _round(service, security, ctx, uri, state, answers), service.eras.for_request(ctx).error, tool=True)
+        return await service.guarded(ctx, lambda: _round(service, security, ctx, uri, state, answers), tool=True)
 
 
 class ForAppClients(Middleware):
@@ -96,21 +93,17 @@ class ForAppClients(Middleware):
 async def _round(service: Service, security: RequestStateSecurity, ctx: Context, uri: str, sealed: str | None,
                  returned: dict[str, Any] | None) -> ToolResult:
     """One round: the first (`sealed` None) or a submission; the forms it asks, or the text it renders."""
-    resume: Callable[[Request], Outcome] = step
+    opening = Opening()
     if sealed is not None:
         text = unseal(security, ctx, sealed)
         answers = read_answers(returned)
         if isinstance(answers, str):
             raise StateError(f"{answers}; {state.RESTART}")
-        resume = partial(_resumed, text=text, answers=answers)
-    found = await service.step(AddressRead(uri), resume)
+        opening = Opening(text, answers)
+    found = await service.step(AddressRead(uri), opening)
     if isinstance(found, Asking):
         return _asking(security, ctx, uri, found, first=sealed is None)
     return ToolResult(content=[TextContent(type="text", text=found)], structured_content={"guide": "rendered", "uri": uri, "text": found})
-
-
-def _resumed(request: Request, *, text: str, answers: Mapping[str, Answer]) -> Outcome:
-    return state.resume(request, text, answers)
 
 
 def _asking(security: RequestStateSecurity, ctx: Context, uri: str, found: Asking, *, first: bool) -> ToolResult:

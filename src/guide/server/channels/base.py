@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from fastmcp import Context
 
-from guide.forms.resolve import Answer, Ask, Request
+from guide.forms.step import Answer, Ask, Request
 from guide.server.eras.base import Driven, Era, Stepping
 from guide.server.eras.questions import read_answers
 

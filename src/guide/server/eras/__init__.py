@@ -9,7 +9,7 @@ entry in `KINDS`.
 
 from fastmcp import Context, FastMCP
 
-from guide.server.eras.base import Driven, Era, Pending
+from guide.server.eras.base import Driven, Era, Opening, Pending
 from guide.server.eras.legacy import Legacy
 from guide.server.eras.modern import Modern
 
@@ -46,4 +46,4 @@ class Eras:
             era.close()
 
 
-__all__ = ["Driven", "Era", "Eras", "Pending"]
+__all__ = ["Driven", "Era", "Eras", "Opening", "Pending"]

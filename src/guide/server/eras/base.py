@@ -1,14 +1,15 @@
-"""What every protocol era offers the server: the `Era` interface, and `Pending`, a round that waits for the client."""
+"""What every protocol era offers the server: the `Era` interface, `Opening` (a request's start) and `Pending` (a round that waits)."""
 
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from fastmcp import Context, FastMCP
 from mcp import MCPError
 
 from guide.errors import GuideError
-from guide.forms.resolve import Ask, Fail, Outcome, Render, Request
+from guide.forms import state
+from guide.forms.step import Answer, Ask, Fail, Outcome, Render, Request, failed
 
 
 @dataclass(frozen=True)
@@ -16,6 +17,26 @@ class Pending:
     """A round that ends by asking the client: `reply` is the era's own answer to the request (2026-07-28's `input_required`)."""
 
     reply: Any
+
+
+@dataclass(frozen=True)
+class Opening:
+    """Where a request's interaction starts: the continuation state and answers it carries (none on a first round)."""
+
+    state: str | None = None
+    answers: Mapping[str, Answer] | str = field(default_factory=dict)
+    """The answers by form id; a string says why what came back cannot be read as answers."""
+
+    @property
+    def continues(self) -> bool:
+        """Whether the request carries an interaction's earlier rounds (then its answer depends on them)."""
+        return self.state is not None or bool(self.answers)
+
+    def step(self, request: Request) -> Outcome:
+        """The request's first step: a pure function of the core's request (safe in any thread)."""
+        if isinstance(self.answers, str):
+            return failed(request, "invalid", self.answers)
+        return state.resume(request, self.state, self.answers)
 
 
 Driven = Render | Fail | Pending
@@ -36,11 +57,8 @@ class Era(Protocol):
     def speaks(self, ctx: Context) -> bool:
         """Whether a request is in this era."""
 
-    def continues(self, ctx: Context) -> bool:
-        """Whether the request carries an interaction's earlier rounds (then its answer depends on them)."""
-
-    def opening(self, ctx: Context) -> Callable[[Request], Outcome]:
-        """The request's first step, a pure function of the core's request (safe in any thread)."""
+    def opening(self, ctx: Context) -> Opening:
+        """Where this request's interaction starts, read from the request once."""
 
     async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None, stepping: Stepping,
                     ui: str | None = None) -> Driven:

@@ -27,9 +27,9 @@ from starlette.requests import Request as HttpRequest
 
 from guide.errors import GuideError
 from guide.forms.failure import Reason
-from guide.forms.resolve import Answer, Ask, Outcome, Request, step, unanswered
+from guide.forms.step import Answer, Ask, Outcome, Request, step, unanswered
 from guide.server import metrics
-from guide.server.eras.base import Driven, Stepping
+from guide.server.eras.base import Driven, Opening, Stepping
 from guide.server.eras.questions import elicit_request
 from guide.server.errors import to_mcp
 from guide.text import clip
@@ -55,13 +55,9 @@ class Legacy:
         """Any request another era does not speak is a legacy one."""
         return True
 
-    def continues(self, ctx: Context) -> bool:
-        """Whether the request continues an interaction (never: a legacy interaction is one request)."""
-        return False
-
-    def opening(self, ctx: Context) -> Callable[[Request], Outcome]:
-        """The first step of a request: nothing has been answered yet (a pure function, safe in any thread)."""
-        return step
+    def opening(self, ctx: Context) -> Opening:
+        """Always a first round: a legacy interaction is one request."""
+        return Opening()
 
     async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None, stepping: Stepping,
                     ui: str | None = None) -> Driven:

@@ -6,7 +6,7 @@ seals it on the way out and unseals it on the retry, before Guide reads it
 go out on each client's `subscriptions/listen` stream (`guide.server.eras.listen`).
 """
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from fastmcp import Context, FastMCP
@@ -26,10 +26,10 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from guide.errors import GuideError, MissingInputError
 from guide.forms import state
-from guide.forms.resolve import Answer, Ask, Fail, Outcome, Request, failed
+from guide.forms.step import Ask, Request
 from guide.protocol import SERVER_NAME
 from guide.server import metrics
-from guide.server.eras.base import Driven, Pending, Stepping
+from guide.server.eras.base import Driven, Opening, Pending, Stepping
 from guide.server.eras.listen import ListenStreams
 from guide.server.eras.questions import elicit_request, read_answers
 from guide.server.errors import to_mcp
@@ -50,16 +50,12 @@ class Modern:
         context = ctx.request_context
         return context is not None and context.protocol_version in MODERN_PROTOCOL_VERSIONS
 
-    def continues(self, ctx: Context) -> bool:
-        """Whether the request is the retry of an earlier round (it carries state or answers)."""
-        return ctx.request_state is not None or bool(ctx.input_responses)
-
-    def opening(self, ctx: Context) -> Callable[[Request], Outcome]:
-        """This round's step: resumed from the state and answers the retry carries (a pure function, safe in any thread)."""
-        text, responses = ctx.request_state, ctx.input_responses
+    def opening(self, ctx: Context) -> Opening:
+        """This round's start: the state and answers a retry carries (counted as answered), or nothing on a first round."""
+        responses = ctx.input_responses
         for response in (responses or {}).values():
             metrics.form_answered(str(getattr(response, "action", "")))
-        return lambda request: _resume(request, text, responses)
+        return Opening(ctx.request_state, read_answers(responses))
 
     async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None, stepping: Stepping,
                     ui: str | None = None) -> Driven:
@@ -111,12 +107,3 @@ def missing_capability(message: str, data: Mapping[str, Any] | None = None) -> M
     merged = {**(data or {}), **capabilities.model_dump(by_alias=True, mode="json", exclude_none=True)}
     return MCPError(code=MISSING_REQUIRED_CLIENT_CAPABILITY, message=message, data=merged)
 
-
-def _resume(request: Request, text: str | None, responses: Mapping[str, Any] | None) -> Outcome:
-    answers = _answers(request, responses)
-    return answers if isinstance(answers, Fail) else state.resume(request, text, answers)
-
-
-def _answers(request: Request, responses: Mapping[str, Any] | None) -> dict[str, Answer] | Fail:
-    answers = read_answers(responses)
-    return failed(request, "invalid", answers) if isinstance(answers, str) else answers

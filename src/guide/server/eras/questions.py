@@ -5,7 +5,7 @@ from typing import Any
 
 from mcp_types import ElicitRequest, ElicitRequestFormParams
 
-from guide.forms.resolve import Answer, Question
+from guide.forms.step import Answer, Question
 from guide.protocol import FORM_META
 from guide.server import metrics
 from guide.text import clip

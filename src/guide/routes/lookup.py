@@ -21,8 +21,8 @@ from guide.docroot.sources import supplied_texts
 from guide.errors import AuthoringError, NotFoundError
 from guide.forms.declare import digest
 from guide.forms.failure import ADDRESS, Route
-from guide.forms.resolve import Request
 from guide.forms.sources import Live
+from guide.forms.step import Request
 from guide.protocol import ROUTE_PROMPT
 from guide.routes import help as help_text
 from guide.routes import suggest

@@ -3,7 +3,7 @@
 import pytest
 
 from forms.conftest import declared, form
-from guide.forms.resolve import Answer, Ask, Fail, Progress, Render, Request, step
+from guide.forms.step import Answer, Ask, Fail, Progress, Render, Request, step
 
 MODES = ["uncommitted", "branch", "pull-request"]
 PHASES = ("discussion", "planning", "review")
