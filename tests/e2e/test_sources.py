@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from e2e_support import INVALID_PARAMS, Elicitor, prompt_text, read, read_error
 from mcp import MCPError
-from mcp_types import PromptReference
+from mcp_types import PromptReference, ResourceTemplateReference
 from support.gitrepo import git, hanging_git, make_repo, path_with
 
 from guide.server.app import create_server
@@ -180,13 +180,20 @@ async def test_an_answer_outside_the_choices_is_asked_again(sourced_server, conn
     assert "nope is not one of the choices" in elicitor.calls[1].message
 
 
-async def test_prompt_arguments_and_completion_offer_the_same_values(sourced_server, connect):
+async def test_prompt_arguments_and_completion_offer_the_same_values(sourced, sourced_server, connect):
     async with connect(sourced_server) as client:
         offered = (await client.complete(PromptReference(name="checkout"), {"name": "branch", "value": ""})).values
         narrowed = (await client.complete(PromptReference(name="checkout"), {"name": "branch", "value": "fe"})).values
         text = await prompt_text(client, "checkout", {"branch": "zeta"})
+        templates = {t.name: t.uri_template for t in await client.list_resource_templates()}
+        notes = (await client.complete(ResourceTemplateReference(uri=templates["open"]), {"name": "notes", "value": "docs/d"})).values
+        env = (await client.complete(ResourceTemplateReference(uri=templates["release"]), {"name": "env", "value": ""})).values
+        (sourced.project / "docs" / "deep" / "d.md").write_text("x\n", encoding="utf-8")  # a file made now is offered at once
+        later = (await client.complete(ResourceTemplateReference(uri=templates["open"]), {"name": "notes", "value": "docs/d"})).values
     assert list(offered) == ["feature/x", "main", "zeta"] and list(narrowed) == ["feature/x"]
     assert text.strip() == "CHECKOUT zeta"
+    assert list(notes) == ["docs/deep/c.md"] and list(later) == ["docs/deep/c.md", "docs/deep/d.md"]
+    assert list(env) == ["staging", "production"]
 
 
 async def test_a_value_beyond_the_first_hundred_is_accepted_as_a_keyword(empty_docroot, connect):
