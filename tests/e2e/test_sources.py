@@ -261,3 +261,17 @@ def _running_in_group(group: int) -> list[int]:
         if entry.name.isdigit() and int(fields[2]) == group and fields[0] != "Z":
             running.append(int(entry.name))
     return running
+
+
+async def test_reads_of_live_sources_start_a_bounded_number_of_git_processes_at_once(sourced, connect, monkeypatch, tmp_path):
+    limit, at_once, reads = 0.5, 2, 6
+    monkeypatch.setenv("PATH", path_with(hanging_git(tmp_path / "bin", tmp_path / "git.pid")))
+    monkeypatch.setattr("guide.docroot.sources.TIME_LIMIT", limit)
+    monkeypatch.setattr("guide.server.work.SOURCE_READS", at_once)
+    async with connect(create_server(sourced.root, project=sourced.project, watch=False), Elicitor()) as client:
+        began = time.monotonic()
+        failed = await asyncio.gather(*(read_error(client, "guide://_checkout") for _ in range(reads)), return_exceptions=True)
+        took = time.monotonic() - began
+    assert all(isinstance(error, MCPError) and "git did not answer within the time limit" in error.error.message for error in failed)
+    # Each git runs its whole limit; two at a time, six take three limits (all at once, they took one). Load only makes it longer.
+    assert took >= (reads / at_once) * limit * 0.95

@@ -12,6 +12,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from typing import Any
 
+from anyio import CapacityLimiter
 from mcp_types import Completion, PromptReference, ResourceTemplateReference
 
 from guide import address
@@ -36,8 +37,12 @@ CHOICES = "choices"
 NOTHING = Completion(values=[])
 
 
-def completer(docroot: Docroot) -> Callable[..., Awaitable[Completion]]:
+def completer(docroot: Docroot, source_reads: CapacityLimiter | None = None) -> Callable[..., Awaitable[Completion]]:
     """A completion handler bound to a docroot; the answer is found in a worker thread.
+
+    A field with a live source (`git-*`, `files:`) is read in a thread of
+    `source_reads` (the reads' own limiter, so completions and reads together
+    start at most that many git processes).
 
     Completion is a convenience: if it fails unexpectedly the client gets no
     suggestions (the log gets one line), never the exception's text. A field's
@@ -47,7 +52,10 @@ def completer(docroot: Docroot) -> Callable[..., Awaitable[Completion]]:
 
     async def complete(ref: Any, argument: Any, context: Any = None) -> Completion:
         try:
-            return await work.off_loop(_complete, docroot, ref, argument)
+            found = await work.off_loop(_complete, docroot, ref, argument)
+            if isinstance(found, Field):  # read now, never kept: the project's branches and files change without the docroot changing
+                return _matching(await work.off_loop(_live_choices, docroot, found, limiter=source_reads), argument.value or "")
+            return found
         except DocrootGone:
             return NOTHING  # reads and the health probe say why
         except Exception as error:
@@ -57,7 +65,8 @@ def completer(docroot: Docroot) -> Callable[..., Awaitable[Completion]]:
     return complete
 
 
-def _complete(docroot: Docroot, ref: Any, argument: Any) -> Completion:
+def _complete(docroot: Docroot, ref: Any, argument: Any) -> Completion | Field:
+    """The completion of `argument`, or the field whose live source must be read for it."""
     typed = argument.value or ""
     reference = ref.name if isinstance(ref, PromptReference) else getattr(ref, "uri", "")
     if max(len(typed), len(argument.name), len(reference)) > MAX_INPUT:
@@ -81,8 +90,8 @@ def _complete(docroot: Docroot, ref: Any, argument: Any) -> Completion:
     if located is None:
         return NOTHING
     field, phase = located[1], docroot.active_phase(built)
-    if field.live:  # read now, never kept: the project's branches and files change without the docroot changing
-        return _matching(_live_choices(docroot, field), typed)
+    if field.live:
+        return field
     key = (entrypoint.uri, field.name, phase)
     choices = built.recall(CHOICES, key)
     if choices is MISSING:

@@ -103,6 +103,7 @@ class Service:
     max_output: int = MAX_OUTPUT
     metrics: Metrics = field(default_factory=lambda: Metrics(counters=None, access=False))
     slow_checks: CapacityLimiter = field(default_factory=work.slow_checks)
+    source_reads: CapacityLimiter = field(default_factory=work.source_reads)
 
     async def read(self, ctx: Context, read: Read, *, tool: bool = False, rendered: Callable[[str], Any] = str) -> Any:
         """The answer to `read`, with Guide's errors translated for the client (an error result for the tool).
@@ -148,7 +149,9 @@ class Service:
     async def _live(self, call: Call) -> dict[str, Live]:
         """What the call's live sources (`git-*`, `files:`) offer now, read in a worker thread; nothing when it has none."""
         forms = call.entrypoint.forms
-        return await work.off_loop(sources.derive, forms, sources.project_of(self.docroot), call.supplied()) if forms.live else {}
+        if not forms.live:
+            return {}
+        return await work.off_loop(sources.derive, forms, sources.project_of(self.docroot), call.supplied(), limiter=self.source_reads)
 
     async def _call(self, served: _Round, call: Call, rendered: Callable[[str], Any]) -> Any:
         phase, live = await self._phase(call), await self._live(call)
