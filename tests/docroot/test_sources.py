@@ -133,3 +133,10 @@ def test_c5_derive_reads_each_live_field_once_and_keeps_named_values(tmp_path):
     first = tuple(sorted([f"b{n:03d}" for n in range(150)] + ["main"])[:100])
     assert set(live) == {"one", "many"}
     assert live["one"] == first and live["many"] == first + ("b140", "b149")
+
+
+def test_c5_a_value_a_caller_names_never_reaches_gits_command_line(tmp_path):
+    repo = make_repo(tmp_path / "repo", branches=["x"])
+    planted = tmp_path / "planted"
+    found = read_source(Source(GIT_BRANCHES), repo, wanted=(f"--output={planted}", "x", "-h"))
+    assert found == ("main", "x") and not planted.exists()  # compared with what git listed, never passed to it

@@ -50,7 +50,7 @@ def project_of(docroot: _HasProject) -> Path:
     return docroot.project
 
 
-def derive(forms: FormSet, project: Path, supplied: Mapping[str, Sequence[str]] = {}, *, time_limit: float | None = None) -> dict[str, Live]:
+def derive(forms: FormSet, project: Path, supplied: Mapping[str, Sequence[str]] | None = None, *, time_limit: float | None = None) -> dict[str, Live]:
     """What each live-sourced field of `forms` offers now, read from `project`; `supplied` (keyword texts by field) are kept if they exist.
 
     A value a caller supplies is checked against the whole source, not only the
@@ -58,6 +58,7 @@ def derive(forms: FormSet, project: Path, supplied: Mapping[str, Sequence[str]] 
     source holds it.
     """
     deadline = time.monotonic() + (TIME_LIMIT if time_limit is None else time_limit)
+    supplied = supplied or {}
     read: dict[tuple[Source, tuple[str, ...]], Live] = {}
     live: dict[str, Live] = {}
     for name, (_, field) in forms.fields.items():
