@@ -275,3 +275,31 @@ async def test_reads_of_live_sources_start_a_bounded_number_of_git_processes_at_
     assert all(isinstance(error, MCPError) and "git did not answer within the time limit" in error.error.message for error in failed)
     # Each git runs its whole limit; two at a time, six take three limits (all at once, they took one). Load only makes it longer.
     assert took >= (reads / at_once) * limit * 0.95
+
+
+async def test_a_skill_takes_its_choices_from_a_list(sourced, connect):
+    sourced.write(
+        "_skills/triage/SKILL.md",
+        """\
+        ---
+        name: triage
+        description: Triage in one environment.
+        elicitation:
+          where:
+            message: Which environment?
+            schema:
+              type: object
+              properties:
+                env: {type: string, source: "list:envs"}
+              required: [env]
+        ---
+        TRIAGE {{kwargs.env}}
+        """,
+    )
+    elicitor = Elicitor().answer(env={"env": "production"})
+    async with connect(create_server(sourced.root, project=sourced.project, watch=False), elicitor) as client:
+        asked = await read(client, "guide://$triage")
+        named = await read_error(client, "guide://$triage?env=qa")
+    assert asked.strip() == "TRIAGE production"
+    assert elicitor.calls[0].schema["properties"]["env"] == {"type": "string", "enum": ["staging", "production"]}
+    assert "invalid keyword env: qa is not one of the choices; it accepts one of: staging, production" in named.error.message
