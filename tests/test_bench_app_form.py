@@ -1,4 +1,4 @@
-"""`python -m bench.app_form --smoke` runs and reports finite, positive figures (never judged on speed)."""
+"""`python -m bench.probes.app_form --smoke` runs and reports finite, positive figures (never judged on speed)."""
 
 import json
 import math
@@ -13,7 +13,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 @pytest.mark.slow
 def test_the_app_form_bench_reports_its_figures(tmp_path):
-    completed = subprocess.run([sys.executable, "-m", "bench.app_form", "--smoke", "--out", str(tmp_path)],
+    completed = subprocess.run([sys.executable, "-m", "bench.probes.app_form", "--smoke", "--out", str(tmp_path)],
                                cwd=REPO, capture_output=True, text=True, timeout=600)
     assert completed.returncode == 0, completed.stderr[-3000:]
     result = json.loads((tmp_path / "app_form.json").read_text(encoding="utf-8"))

@@ -1,6 +1,6 @@
 """The generated benchmark docroot is one an author could ship: `guide check` finds no error and no note."""
 
-from bench.docroot_gen import generate
+from bench.harness.docroot_gen import generate
 from guide.cli import main
 
 

@@ -20,7 +20,7 @@ from e2e.inspector_support import LAUNCHER, NODE, missing
 from fastmcp import Client
 from fastmcp.client.transports import StreamableHttpTransport
 from mcp import MCPError
-from robustness.test_auth_http import ALICE_TOKEN, guide_http
+from support.servers import ALICE_TOKEN, example_http
 
 from guide.examples import DOCROOT
 
@@ -136,7 +136,7 @@ def test_the_claude_code_http_command_sends_the_token_header():
 async def test_each_http_snippet_reads_from_a_server_that_checks_tokens(tmp_path):
     snippets = [entry for entry in entries(section()) if URL in json.dumps(entry)]
     assert len(snippets) == 4  # Claude Code, VS Code, Cursor, Claude Desktop through mcp-remote
-    with guide_http(tmp_path, {"GUIDE_AUTH_TOKENS": f"alice:{ALICE_TOKEN}"}) as url:
+    with example_http(tmp_path, {"GUIDE_AUTH_TOKENS": f"alice:{ALICE_TOKEN}"}) as url:
         for snippet in snippets:
             headers = {name: filled(value, ALICE_TOKEN) for name, value in http_headers(snippet).items()}
             async with Client(StreamableHttpTransport(url, headers=headers)) as client:
@@ -161,7 +161,7 @@ def test_the_inspector_lines_run_as_pasted(tmp_path):
     stdio, http = lines
     done = pasted(stdio)
     assert done.returncode == 0 and "guide://_review" in done.stdout, done.stdout + done.stderr
-    with guide_http(tmp_path / "server", {"GUIDE_AUTH_TOKENS": f"alice:{ALICE_TOKEN}"}) as url:
+    with example_http(tmp_path / "server", {"GUIDE_AUTH_TOKENS": f"alice:{ALICE_TOKEN}"}) as url:
         done = pasted(http.replace(URL, url), TEAM_GUIDE_TOKEN=ALICE_TOKEN)
         refused = pasted(http.replace(URL, url), TEAM_GUIDE_TOKEN="not-the-token")
     assert done.returncode == 0 and "guide://_review" in done.stdout, done.stdout + done.stderr

@@ -1,6 +1,7 @@
-"""The code passes the project's lint rules (ruff, configured in pyproject.toml), keeps the forms core pure, and imports only downwards."""
+"""The code passes the project's lint rules (ruff, configured in pyproject.toml), keeps the forms core pure, imports only downwards, stays within its size limits (the ratchet below), and marks benchmark runs slow."""
 
 import ast
+import re
 import shutil
 import subprocess
 import sys
@@ -63,3 +64,120 @@ def test_no_module_imports_from_a_layer_above_its_own():
             names += [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
             for name in names:
                 assert _layer(name) <= _layer(module), f"{module} imports {name}, a layer above it"
+
+
+BENCH_MODULE = re.compile(r"bench(\.\w+)*")
+
+
+def test_a_test_that_runs_a_benchmark_is_marked_slow():
+    """A test file naming a bench/ module as a string (what it hands `python -m`) marks its tests slow: the default run stays short."""
+    unmarked = []
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+        if path.name == "test_style.py" or "node_modules" in path.parts:
+            continue
+        text = path.read_text(encoding="utf-8")
+        strings = (node.value for node in ast.walk(ast.parse(text)) if isinstance(node, ast.Constant) and isinstance(node.value, str))
+        if any(BENCH_MODULE.fullmatch(value) for value in strings) and "pytest.mark.slow" not in text:
+            unmarked.append(path.relative_to(ROOT).as_posix())
+    assert not unmarked, f"these run a benchmark or probe and are not marked slow: {unmarked}"
+
+# ---------------------------------------------------------------- the size ratchet
+#
+# Modules of at most 400 lines, classes of at most 200, functions (and methods) of at
+# most 40, in src/guide, bench and tests alike (a test is read as often as the code).
+# How lines are counted: a module is every line of its file (`str.splitlines`); a class
+# or a function runs from its `class`/`def` line to its last line (the AST node's
+# `lineno` to `end_lineno`: decorators left out; its docstring, comments and blank lines
+# inside counted). A nested function counts on its own and inside its parent.
+#
+# What was larger when the ratchet came is listed in SIZES_ALLOWED with its size then.
+# The list may only shrink: the test fails when a listed item grows, when an item over
+# its limit is not listed, and when a listed item has shrunk (lower its number, so it
+# cannot grow back), come within its limit or gone (take it out). After a change, or a
+# merge, rewrite the list from the tree as it is with
+#
+#     python tests/test_style.py --write-sizes
+#
+# and read the diff: every number in it should go down or leave, never up or in.
+
+SIZE_LIMITS = {"module": 400, "class": 200, "function": 40}
+SIZED_FOLDERS = ("src/guide", "bench", "tests")
+
+# sizes: begin (written by `python tests/test_style.py --write-sizes`)
+SIZES_ALLOWED = {
+    "src/guide/docroot/built.py": 447,
+    "src/guide/docroot/built.py::Built": 331,
+    "src/guide/docroot/config.py::read_config": 42,
+    "src/guide/forms/step.py": 401,
+    "src/guide/render.py::inspect": 44,
+    "src/guide/server/connections.py::guarded_protocol": 53,
+    "tests/docroot/test_docroot.py": 425,
+    "tests/docroot/test_store_parses.py": 403,
+    "tests/robustness/test_edit_storm.py::test_a_storm_of_edits_is_one_burst_and_no_read_fails": 50,
+}
+# sizes: end
+
+
+def _sized_files() -> list[Path]:
+    files = (path for folder in SIZED_FOLDERS for path in (ROOT / folder).rglob("*.py"))
+    return sorted(path for path in files if "node_modules" not in path.parts)
+
+
+def _definitions(node: ast.AST, prefix: str = ""):
+    """(kind, qualified name, lines) of every class and function under `node`, nested ones included."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            kind = "class" if isinstance(child, ast.ClassDef) else "function"
+            yield kind, prefix + child.name, child.end_lineno - child.lineno + 1
+            yield from _definitions(child, f"{prefix}{child.name}.")
+        else:
+            yield from _definitions(child, prefix)
+
+
+def measured_sizes() -> dict[str, tuple[str, int]]:
+    """Every module, class and function of the sized folders: `path` or `path::qualified.name` -> (kind, lines)."""
+    sizes: dict[str, tuple[str, int]] = {}
+    for path in _sized_files():
+        text = path.read_text(encoding="utf-8")
+        where = path.relative_to(ROOT).as_posix()
+        sizes[where] = ("module", len(text.splitlines()))
+        for kind, name, lines in _definitions(ast.parse(text)):
+            key = f"{where}::{name}"
+            sizes[key] = (kind, max(lines, sizes.get(key, (kind, 0))[1]))  # a name defined twice (by branches): the larger
+    return sizes
+
+
+def oversized() -> dict[str, int]:
+    """What is over its limit today, with its size."""
+    return {key: lines for key, (kind, lines) in measured_sizes().items() if lines > SIZE_LIMITS[kind]}
+
+
+def test_nothing_grows_past_the_size_limits_and_the_allowed_list_only_shrinks():
+    sizes, now = measured_sizes(), oversized()
+    problems = []
+    for key, lines in sorted(now.items()):
+        kind = sizes[key][0]
+        if key not in SIZES_ALLOWED:
+            problems.append(f"{key}: {lines} lines, over the {kind} limit of {SIZE_LIMITS[kind]}; split it")
+        elif lines > SIZES_ALLOWED[key]:
+            problems.append(f"{key}: grew from {SIZES_ALLOWED[key]} to {lines} lines (limit {SIZE_LIMITS[kind]}); shrink it")
+        elif lines < SIZES_ALLOWED[key]:
+            problems.append(f"{key}: shrank from {SIZES_ALLOWED[key]} to {lines} lines: lower its entry (python tests/test_style.py --write-sizes)")
+    for key in sorted(set(SIZES_ALLOWED) - set(now)):
+        state = f"now {sizes[key][1]} lines, within its limit" if key in sizes else "gone"
+        problems.append(f"{key}: {state}: take it out of SIZES_ALLOWED (python tests/test_style.py --write-sizes)")
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)
+
+
+def _write_sizes() -> None:
+    """Rewrite SIZES_ALLOWED in this file from the tree as it is."""
+    this = Path(__file__)
+    text = this.read_text(encoding="utf-8")
+    begin, end = text.index("SIZES_ALLOWED = {\n"), text.index("}\n# sizes: end")
+    rows = "".join(f'    "{key}": {lines},\n' for key, lines in sorted(oversized().items()))
+    this.write_text(text[:begin] + "SIZES_ALLOWED = {\n" + rows + text[end:], encoding="utf-8")
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--write-sizes"]:
+    _write_sizes()

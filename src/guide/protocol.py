@@ -6,6 +6,8 @@ ROUTE_PROMPT = "guide"
 MIME = "text/markdown"
 HELP = "help"
 """The keyword (`?help`) and command (`guide://_help`) that ask for help: no field may be named so."""
+PROJECT = "project"
+"""The keyword (`?project=<path>`) and prompt flag (`--project`) that name the project of a read (C10): no field may be named so."""
 FORM_META = "guide/form"
 """The `_meta` key of an elicitation request that names the Guide form it asks for."""
 DEFAULT_CACHE_TTL = 5

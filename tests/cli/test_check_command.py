@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pexpect
-from docroot.conftest import write_files
+from support.files import write_files
 from support.terminal import interruptible
 
 from guide.cli import main

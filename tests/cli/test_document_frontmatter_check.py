@@ -2,7 +2,7 @@
 
 import json
 
-from docroot.conftest import write_files
+from support.files import write_files
 
 from guide.cli import main
 

@@ -8,7 +8,7 @@ from guide import cli
 
 
 def test_the_program_collects_young_objects_less_often_and_freezes_nothing(monkeypatch):
-    """A large docroot's build is not collected over and over (BENCHMARKS.md, "The garbage collector")."""
+    """A large docroot's build is not collected over and over (docs/benchmarks-history.md, "The garbage collector")."""
     before, frozen = gc.get_threshold(), gc.get_freeze_count()
     seen = {}
 

@@ -197,3 +197,15 @@ def test_render_json_of_a_failure_has_no_text_and_the_error(capsys):
     assert report["forms"][0] == {"id": "target", "status": "missing", "reason": "supply mode=; an interactive client would be asked"}
     missing = json.loads(_render(capsys, "guide://_nothing", "--format", "json")[1])
     assert missing == {"text": None, "error": "no command nothing; guide://_help lists the commands, skills and documents", "forms": []}
+
+
+def test_render_takes_the_project_keyword_as_the_reads_project(capsys, tmp_path):
+    (tmp_path / "web").mkdir()
+    (tmp_path / "web" / ".guide.yaml").write_text("phase: review\n", encoding="utf-8")
+    (tmp_path / "own").mkdir()
+    (tmp_path / "own" / ".guide.yaml").write_text("phase: planning\n", encoding="utf-8")
+    status, out, _ = _render(capsys, f"guide://_workflow/phase/check?project={tmp_path}/web", "--project", tmp_path / "own")
+    assert status == 0 and "The project is in **review**." in out
+    status, out, err = _render(capsys, f"guide://_workflow/phase/check?project={tmp_path}/missing", "--project", tmp_path / "own")
+    assert status == 1 and out == ""
+    assert err.splitlines()[-1].endswith("is not a folder; accepted: project=<absolute path of a folder>, or --project DIR")

@@ -141,7 +141,7 @@ def test_a_secret_is_never_in_the_token_error(tmp_path):
 
 
 def test_the_replica_benchmark_runs(tmp_path):
-    from bench import b11_replicas
+    from bench.suite import b11_replicas
 
     out = tmp_path / "b11.json"
     assert b11_replicas.main(["--clients", "2", "--seconds", "0.2", "--runs", "1", "--out", str(out)]) == 0

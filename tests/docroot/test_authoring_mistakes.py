@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
+from support.files import write_files
 
-from docroot.conftest import write_files
 from guide.cli import main
 from guide.docroot.folder import Docroot
 from guide.docroot.lint import lint
@@ -42,6 +42,7 @@ POSTMORTEM = {
     "_commands/alias-clash.md": "---\ndescription: d\naliases: [uses-impact, pm]\n---\nb\n",
     "_commands/alias-twin.md": "---\ndescription: d\naliases: [pm]\n---\nb\n",
     "_commands/help-field.md": "---\ndescription: d\nelicitation:\n  f:\n    message: M.\n    schema: {type: object, properties: {help: {type: boolean}}}\n---\nb\n",
+    "_commands/project-field.md": "---\ndescription: d\nelicitation:\n  f:\n    message: M.\n    schema: {type: object, properties: {project: {type: string}}}\n---\nb\n",
     "runbooks/database.md": "---\nelicitation:\n  f:\n    message: M.\n    schema: {type: object, properties: {x: {type: string}}}\n---\n# Database\n",
     "_skills/triage/SKILL.md": "---\nname: triage\ndescription: d\n---\nTriage.\n",
     "_skills/triage/notes.md": "---\nelicitation: {f: {message: M., schema: {type: object, properties: {x: {type: string}}}}}\n---\nNotes.\n",
@@ -129,6 +130,11 @@ def test_a_field_named_help(report):
     assert line == 6 and "field name 'help' is reserved" in message and "rename it" in message
 
 
+def test_a_field_named_project(report):
+    [(line, message)] = errors_of(report, "_commands/project-field.md")
+    assert line == 6 and "field name 'project' is reserved: `project=<path>` names the project a read is about" in message and "rename it" in message
+
+
 def test_elicitation_on_a_document_or_skill_member_is_a_note(report):
     assert notes_of(report, "runbooks/database.md") == [(2, notes_of(report, "runbooks/database.md")[0][1])]
     assert "never asked" in notes_of(report, "runbooks/database.md")[0][1]
@@ -157,15 +163,15 @@ def test_guide_check_reports_every_mistake_with_file_and_line_and_notes_apart(ro
     lines = capsys.readouterr().out.splitlines()
     errors = [line for line in lines[:-1] if not line.startswith("note: ")]
     notes = [line for line in lines[:-1] if line.startswith("note: ")]
-    assert len(errors) == 13 and all(line.split(":")[1].isdigit() for line in errors), errors
+    assert len(errors) == 14 and all(line.split(":")[1].isdigit() for line in errors), errors
     assert len(notes) == 6
-    assert lines[-1].startswith("13 errors, 6 notes; ")
+    assert lines[-1].startswith("14 errors, 6 notes; ")
 
 
 def test_json_has_notes_beside_errors_with_the_same_fields(root, capsys):
     main(["check", str(root), "--format", "json"])
     report = json.loads(capsys.readouterr().out)
-    assert len(report["errors"]) == 13 and len(report["notes"]) == 6
+    assert len(report["errors"]) == 14 and len(report["notes"]) == 6
     assert all(list(note) == ["path", "line", "form", "field", "message"] for note in report["notes"])
 
 

@@ -6,9 +6,9 @@ field and a note otherwise; `elicitation.defaulted_forms.<id>` likewise for form
 """
 
 import pytest
+from support.files import write_files
 
-from bench.docroot_gen import generate
-from docroot.conftest import write_files
+from bench.harness.docroot_gen import generate
 from guide.cli import main
 from guide.docroot.folder import Docroot
 from guide.docroot.lint import lint

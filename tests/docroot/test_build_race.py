@@ -14,8 +14,8 @@ import threading
 from collections.abc import Iterator, Mapping
 
 import pytest
+from support.files import write_files
 
-from docroot.conftest import write_files
 from guide.docroot.built import Built
 from guide.docroot.filework import FileWork
 from guide.docroot.folder import Docroot

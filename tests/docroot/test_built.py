@@ -5,9 +5,9 @@ import functools
 import threading
 
 import pytest
+from support.files import write_files
 
 import guide.docroot.built as built_module
-from docroot.conftest import write_files
 from guide.docroot.entrypoints import Entrypoint
 from guide.docroot.folder import Docroot
 from guide.docroot.snapshot import Snapshot, Source

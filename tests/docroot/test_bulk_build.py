@@ -2,7 +2,7 @@
 
 import gc
 
-from bench.docroot_gen import generate
+from bench.harness.docroot_gen import generate
 from guide.docroot.folder import Docroot
 
 

@@ -1,8 +1,8 @@
 """Issue 21, item 1 (C2): a document's frontmatter is read, never served; its `requires-*` decide whether it exists."""
 
 import pytest
+from support.files import write_files
 
-from docroot.conftest import write_files
 from guide.docroot import documents
 from guide.docroot import files as files_module
 from guide.docroot.built import Built, same_listings

@@ -10,8 +10,8 @@ import re
 from pathlib import Path
 
 import pytest
+from support.files import write_files
 
-from docroot.conftest import write_files
 from guide.cli import main
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "authoring.md"

@@ -12,8 +12,8 @@ import os
 import pytest
 from fastmcp import Client
 from mcp import MCPError
+from support.files import write_files
 
-from docroot.conftest import write_files
 from guide.cli import main
 from guide.docroot.folder import Docroot
 from guide.docroot.lint import lint

@@ -1,8 +1,8 @@
 """Issue 21 item 4 (C5): `guide check` reports a form field that asks for a secret, at the field's line, and the entrypoint is unusable."""
 
 import pytest
+from support.files import write_files
 
-from docroot.conftest import write_files
 from guide.cli import main
 from guide.docroot.folder import Docroot
 from guide.errors import AuthoringError

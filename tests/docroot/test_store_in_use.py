@@ -7,8 +7,8 @@ import sys
 import pytest
 from fastmcp import Client
 from fastmcp.client.transports import StdioTransport
+from support.files import write_files
 
-from docroot.conftest import write_files
 from guide.cli import main
 from guide.docroot.folder import Docroot
 from guide.docroot.lint import lint

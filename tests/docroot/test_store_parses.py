@@ -16,8 +16,8 @@ import threading
 from pathlib import Path
 
 import pytest
+from support.files import same, write_files
 
-from docroot.conftest import same, write_files
 from guide.docroot.folder import Docroot
 from guide.docroot.frontmatter import FrontmatterError, Parsed, split
 from guide.docroot.store import parses as parses_module

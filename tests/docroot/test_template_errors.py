@@ -9,8 +9,8 @@ from pathlib import Path
 
 import mstache
 import pytest
+from support.files import write_files
 
-from docroot.conftest import write_files
 from guide.cli import main
 from guide.docroot.folder import Docroot
 from guide.docroot.lint import lint

@@ -7,8 +7,8 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.files import same
 
-from docroot.conftest import same
 from guide.docroot import yaml_codec
 from guide.docroot.frontmatter import load_mapping
 

@@ -10,9 +10,10 @@ os.environ["FASTMCP_LOG_LEVEL"] = "CRITICAL"
 from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
-from e2e_docroot import write_base_docroot, write_file  # noqa: E402
-from e2e_support import MODES, Elicitor  # noqa: E402
+from e2e_docroot import DocrootBuilder  # noqa: E402
+from e2e_support import Elicitor  # noqa: E402
 from fastmcp import Client  # noqa: E402
+from support.eras import MODES  # noqa: E402
 
 from guide.server.app import create_server  # noqa: E402
 
@@ -26,33 +27,6 @@ EXAMPLE_DOCROOT = Path(__file__).resolve().parents[2] / "src" / "guide" / "examp
 def mode(request) -> str:
     """The protocol era of the client: the handshake era (`legacy`) or `2026-07-28`."""
     return request.param
-
-
-class DocrootBuilder:
-    """Writes a docroot (and a project folder for workflow state) under a test's tmp_path."""
-
-    def __init__(self, tmp_path: Path):
-        self.root = tmp_path / "docroot"
-        self.project = tmp_path / "project"
-        self.root.mkdir()
-        self.project.mkdir()
-
-    def write(self, rel: str, text: str) -> Path:
-        """Write one docroot file (dedented), creating its folders."""
-        return write_file(self.root / rel, text)
-
-    def base(self) -> "DocrootBuilder":
-        """The standard test docroot (see `e2e_docroot.BASE_FILES`)."""
-        write_base_docroot(self.root)
-        return self
-
-    def phase(self, phase: str | None) -> None:
-        """Set (or clear) the project's active workflow phase."""
-        path = self.project / ".guide.yaml"
-        if phase is None:
-            path.unlink(missing_ok=True)
-        else:
-            path.write_text(f"phase: {phase}\n", encoding="utf-8")
 
 
 @pytest.fixture

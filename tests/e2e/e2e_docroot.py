@@ -1,4 +1,4 @@
-"""The standard test docroot, written into each test's tmp_path (see conftest.DocrootBuilder)."""
+"""The standard test docroot, written into each test's tmp_path (`DocrootBuilder`, the e2e fixtures' builder)."""
 
 import textwrap
 from pathlib import Path
@@ -329,3 +329,30 @@ def write_base_docroot(root: Path) -> None:
     """Write the standard test docroot into `root`."""
     for rel, text in BASE_FILES.items():
         write_file(root / rel, text)
+
+
+class DocrootBuilder:
+    """Writes a docroot (and a project folder for workflow state) under a test's tmp_path."""
+
+    def __init__(self, tmp_path: Path):
+        self.root = tmp_path / "docroot"
+        self.project = tmp_path / "project"
+        self.root.mkdir()
+        self.project.mkdir()
+
+    def write(self, rel: str, text: str) -> Path:
+        """Write one docroot file (dedented), creating its folders."""
+        return write_file(self.root / rel, text)
+
+    def base(self) -> "DocrootBuilder":
+        """The standard test docroot (see `e2e_docroot.BASE_FILES`)."""
+        write_base_docroot(self.root)
+        return self
+
+    def phase(self, phase: str | None) -> None:
+        """Set (or clear) the project's active workflow phase."""
+        path = self.project / ".guide.yaml"
+        if phase is None:
+            path.unlink(missing_ok=True)
+        else:
+            path.write_text(f"phase: {phase}\n", encoding="utf-8")

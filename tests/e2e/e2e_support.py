@@ -10,9 +10,7 @@ import pytest
 from fastmcp import Client
 from fastmcp.client.elicitation import ElicitResult
 from mcp import MCPError
-from support.servers import free_port, stop  # noqa: F401 - kept importable from here for the tests that take them
 
-MODES = ("legacy", "2026-07-28")
 MISSING_CAPABILITY = -32021
 INVALID_PARAMS = -32602
 FORM_CAPABILITY = {"requiredCapabilities": {"elicitation": {"form": {}}}}

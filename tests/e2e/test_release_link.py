@@ -11,10 +11,10 @@ import asyncio
 import os
 from contextlib import AsyncExitStack
 
-from docroot.conftest import write_files
 from e2e_support import eventually
 from live_support import Recorder, connected
 from mcp import MCPError
+from support.files import write_files
 
 from guide.server.app import create_server
 

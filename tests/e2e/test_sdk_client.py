@@ -9,22 +9,21 @@ tests run the `input_required` rounds themselves, as a client author would.
 """
 
 import os
-import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
-from e2e_support import MISSING_CAPABILITY, free_port, stop
+from e2e_support import MISSING_CAPABILITY
 from mcp import ClientSession, MCPError, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import ElicitRequest, ElicitResult, InputRequiredResult
+from support.servers import CEILING, guide_http, wait_healthy
 
-START_TIMEOUT = 30.0
+from guide.examples import DOCROOT
+
 ANSWERS = {"mode": {"mode": "branch"}, "reference": {"reference": "feature/search"}, "depth": {"depth": "thorough"}}
 RETRY = "guide://_review?mode=<uncommitted|branch|pull-request>"
 
@@ -44,27 +43,9 @@ def environment() -> dict[str, str]:
 def http_url(tmp_path_factory) -> AsyncIterator[str]:
     """One `guide serve --transport http` process for this module: its /mcp URL."""
     project = tmp_path_factory.mktemp("sdk-project")
-    port = free_port()
-    command = [sys.executable, *serve_args(project, "--transport", "http", "--host", "127.0.0.1", "--port", str(port))]
-    process = subprocess.Popen(command, env=environment(), cwd=project, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + START_TIMEOUT
-        while not _ready(port):
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"guide serve did not become ready on port {port} within {START_TIMEOUT} s")
-            time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        stop(process)
-
-
-def _ready(port: int) -> bool:
-    """Whether the server answers its health check with 200 (the docroot is loaded)."""
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as response:
-            return response.status == 200
-    except OSError:
-        return False
+    with guide_http(DOCROOT, project, project / "serve.log", address_space=CEILING, env=environment()) as (url, port, process):
+        wait_healthy(process, port)
+        yield url
 
 
 async def answer(context, params) -> ElicitResult:

@@ -8,22 +8,18 @@ hops between the processes, so nothing but the sealed `requestState` carries it.
 import contextlib
 import os
 import secrets
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
-from e2e_support import free_port, stop
 from fastmcp import Client
 from mcp import MCPError
 from mcp_types import ElicitResult, InputRequiredResult
+from support.servers import guide_http
 
 from guide.examples import DOCROOT
 
 URI = "guide://_review"
-START_TIMEOUT = 20.0  # seconds a server gets to accept connections
+CEILING = 2 * 1024**3  # bytes of address space each server may map
 SHARED_KEYS = f"{secrets.token_hex(32)},{secrets.token_hex(32)}"  # first seals, both unseal
 OTHER_KEYS = secrets.token_hex(32)
 
@@ -48,44 +44,13 @@ def mode() -> str:
     return "2026-07-28"
 
 
-def _accepts(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-            return True
-    except OSError:
-        return False
-
-
 @contextlib.contextmanager
 def guide_server(keys: str, workdir: Path):
     """A `guide serve --transport http` process sealing with `keys`; yields its /mcp URL."""
     workdir.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, GUIDE_STATE_KEYS=keys)
-    log_path = workdir / "server.log"
-    for _attempt in range(3):  # a free port can be taken between probing and binding: try another
-        port = free_port()
-        with log_path.open("wb") as log:
-            process = subprocess.Popen(
-                [sys.executable, "-m", "guide", "serve", "--docroot", str(DOCROOT), "--transport", "http", "--host", "127.0.0.1", "--port", str(port)],
-                cwd=workdir,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        try:
-            deadline = time.monotonic() + START_TIMEOUT
-            while process.poll() is None and not _accepts(port) and time.monotonic() < deadline:
-                time.sleep(0.1)
-            if process.poll() is None and _accepts(port):
-                yield f"http://127.0.0.1:{port}/mcp"
-                return
-            if process.poll() is None:
-                pytest.fail(f"guide serve did not accept connections on port {port} within {START_TIMEOUT:.0f} s:\n{log_path.read_text(errors='replace')}")
-        finally:
-            if process.poll() is None:
-                stop(process)
-    pytest.fail(f"guide serve exited before accepting connections:\n{log_path.read_text(errors='replace')}")
+    with guide_http(DOCROOT, workdir, workdir / "server.log", address_space=CEILING, env=env) as (url, _, _process):
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -2,22 +2,20 @@
 
 import asyncio
 import os
-import socket
-import subprocess
 import sys
-import time
 from contextlib import AsyncExitStack
 from pathlib import Path
 
 import pytest
 from e2e_docroot import write_base_docroot
-from e2e_support import Elicitor, eventually, free_port, missing_keywords_error, read, read_error, stop
+from e2e_support import Elicitor, eventually, missing_keywords_error, read, read_error
 from fastmcp.client.transports import StdioTransport
 from live_support import Recorder, connected
+from support.servers import guide_http
 
 from guide import __version__
 
-START_TIMEOUT = 30.0  # seconds the HTTP server gets to accept connections
+CEILING = 2 * 1024**3  # bytes of address space the HTTP server may map
 
 
 def _serve_args(docroot: Path, project: Path, *extra: str) -> list[str]:
@@ -46,26 +44,8 @@ def http_server(tmp_path_factory):
     docroot, project = base / "docroot", base / "project"
     write_base_docroot(docroot)
     project.mkdir()
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, *_serve_args(docroot, project, "--transport", "http", "--host", "127.0.0.1", "--port", str(port))],
-        env=_environment(), cwd=project, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + START_TIMEOUT
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"guide serve exited with status {process.returncode} before accepting connections")
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"guide serve did not accept connections on port {port} within {START_TIMEOUT} s") from None
-                time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}/mcp", docroot
-    finally:
-        stop(process)
+    with guide_http(docroot, project, base / "serve.log", address_space=CEILING, env=_environment()) as (url, _, _process):
+        yield url, docroot
 
 
 @pytest.fixture

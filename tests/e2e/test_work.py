@@ -19,7 +19,7 @@ import guide.docroot.entrypoints as entrypoints_module
 import guide.docroot.files as files_module
 import guide.docroot.folder as folder_module
 import guide.render as render_module
-from bench.docroot_gen import generate
+from bench.harness.docroot_gen import generate
 from guide.server import work
 from guide.server.app import create_server
 

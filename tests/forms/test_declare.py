@@ -1,8 +1,8 @@
 """C5: form declarations, every authoring error kind and every accepted field shape."""
 
 import pytest
+from support.forms import declared, form, issues_of
 
-from forms.conftest import declared, form, issues_of
 from guide.forms.combine import combine
 from guide.forms.declare import declare_forms, declared_names, digest
 

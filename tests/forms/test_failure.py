@@ -4,8 +4,8 @@ import json
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.forms import declared, form
 
-from forms.conftest import declared, form
 from guide.errors import InputError, MissingInputError, StateError
 from guide.forms import state
 from guide.forms.failure import EXAMPLE_LENGTH, Fail

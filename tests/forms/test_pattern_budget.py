@@ -1,6 +1,7 @@
 """A request's checks against backtracking patterns share one time budget (issue 25, finding 7), measured with the server's clock."""
 
-from forms.conftest import declared, form
+from support.forms import declared, form
+
 from guide.forms.declare import EMPTY
 from guide.forms.fields import declare_field
 from guide.forms.keywords import request_budget

@@ -2,8 +2,8 @@
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.forms import declared
 
-from forms.conftest import declared
 from guide.forms import state
 from guide.forms.step import Answer, Ask, Fail, Render, Request, step
 

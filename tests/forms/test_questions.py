@@ -1,7 +1,8 @@
 """C7.12 (c): the agent channel. A client that shows no form is told every question to ask, follow-ups with their
 conditions, and the way back in its own route, so that one failed read is enough."""
 
-from forms.conftest import declared, form
+from support.forms import declared, form
+
 from guide.forms.failure import Fail, Route
 from guide.forms.step import Render, Request, step
 

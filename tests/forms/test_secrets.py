@@ -6,8 +6,8 @@ or no separator, and names that only contain the letters in another sense.
 """
 
 import pytest
+from support.forms import declared, form, issues_of
 
-from forms.conftest import declared, form, issues_of
 from guide.forms.secrets import SECRET_WORDS, secret_term
 
 SENSITIVE = [

@@ -2,7 +2,8 @@
 
 from dataclasses import replace
 
-from forms.conftest import declared, form
+from support.forms import declared, form
+
 from guide.forms.offered import delivered_schema
 from guide.forms.sources import Unreadable
 from guide.forms.step import Answer, Ask, Fail, Render, Request, step

@@ -1,10 +1,11 @@
 """C8: the continuation state carries an interaction and refuses to be reused elsewhere."""
 
 import json
+from dataclasses import replace
 
 import pytest
+from support.forms import declared
 
-from forms.conftest import declared
 from guide.errors import StateError
 from guide.forms.state import decode, encode
 from guide.forms.step import Answer, Progress, Render, Request, step
@@ -80,6 +81,21 @@ def test_c8_rejects_other_args(args):
     other = Request(REQUEST.entrypoint, REQUEST.forms, REQUEST.keywords, args)
     with pytest.raises(StateError, match="other keywords or arguments"):
         decode(encode(REQUEST, PROGRESS), other)
+
+
+@pytest.mark.parametrize(("made", "read"), [("/p/a", "/p/b"), ("/p/a", ""), ("", "/p/a")])
+def test_c10_rejects_a_state_made_for_another_project(made, read):
+    with pytest.raises(StateError, match="made for another project; start again"):
+        decode(encode(replace(REQUEST, project=made), PROGRESS), replace(REQUEST, project=read))
+    assert decode(encode(replace(REQUEST, project=made), PROGRESS), replace(REQUEST, project=made)) == PROGRESS
+
+
+def test_c10_a_state_without_a_project_is_one_of_the_servers_own_project():
+    data = json.loads(encode(REQUEST, PROGRESS))
+    del data["p"]
+    assert decode(json.dumps(data), REQUEST) == PROGRESS
+    with pytest.raises(StateError, match="another project"):
+        decode(json.dumps(data), replace(REQUEST, project="/p/a"))
 
 
 def test_c8_rejects_changed_forms_saying_the_docroot_was_edited():

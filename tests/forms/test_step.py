@@ -1,8 +1,8 @@
 """C7: the step function, one test per step and answer kind."""
 
 import pytest
+from support.forms import declared, form
 
-from forms.conftest import declared, form
 from guide.forms.step import Answer, Ask, Fail, Progress, Render, Request, step
 
 MODES = ["uncommitted", "branch", "pull-request"]

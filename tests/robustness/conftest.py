@@ -1,10 +1,6 @@
-"""Fixtures of the robustness suite (issue 10): the suite's docroot, clients in both eras, the fuzzing budget.
+"""Fixtures of the robustness suite (issue 10): the suite's docroot and clients in both eras.
 
-Every fuzz test runs a small number of cases by default, so the suite stays fast.
-`GUIDE_FUZZ_EXAMPLES=N` runs N cases per fuzz test instead; with N = 15000 the
-fuzz tests run over 100,000 cases in all (see docs/security.md):
-
-    GUIDE_FUZZ_EXAMPLES=15000 python -m pytest tests/robustness -k fuzz --hypothesis-show-statistics
+The fuzzing budget (`GUIDE_FUZZ_EXAMPLES`) is `support.fuzzing.fuzz`.
 """
 
 import os
@@ -15,23 +11,10 @@ from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
 from fastmcp import Client  # noqa: E402
-from hypothesis import HealthCheck, settings  # noqa: E402
+from support.eras import MODES  # noqa: E402
 
 from guide.server.app import create_server  # noqa: E402
 from robustness.hostile import write_docroot  # noqa: E402
-
-MODES = ("legacy", "2026-07-28")
-FUZZ_EXAMPLES = "GUIDE_FUZZ_EXAMPLES"
-
-
-def fuzz(ci_examples: int) -> settings:
-    """Hypothesis settings for a fuzz test: `ci_examples` cases, or `GUIDE_FUZZ_EXAMPLES` when set."""
-    examples = int(os.environ.get(FUZZ_EXAMPLES) or ci_examples)
-    return settings(
-        max_examples=examples,
-        deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture, HealthCheck.data_too_large],
-    )
 
 
 @pytest.fixture(params=MODES)

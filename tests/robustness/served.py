@@ -5,7 +5,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx2
-from docroot.conftest import write_files  # noqa: F401  (the robustness tests take it from here)
 from fastmcp import FastMCP
 from mcp import MCPError
 

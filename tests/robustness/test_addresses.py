@@ -10,10 +10,10 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from mcp import MCPError
 from pydantic import AnyUrl, ValidationError
+from support.fuzzing import fuzz
 
 from guide import address
 from guide.errors import GuideError
-from robustness.conftest import fuzz
 
 SPELLINGS = [
     ("guide://lang/python", "PYTHON\n"),

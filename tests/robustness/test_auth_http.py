@@ -6,73 +6,35 @@ tokens. Tokens without a principal must never share an interaction; a missing or
 refused token gets Guide's own words, never FastMCP's "re-register" advice.
 """
 
-import contextlib
-import os
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx2
 import pytest
-from e2e.e2e_support import free_port, stop
 from fastmcp import Client
 from fastmcp.client.transports import StreamableHttpTransport
 from mcp import MCPError
 from mcp_types import ElicitResult, InputRequiredResult
+from support.servers import ALICE_TOKEN, BOB_TOKEN, example_http
 
-from guide.examples import DOCROOT
 from robustness.test_jwt_settings import AUDIENCE, ISSUER, KEYS, private_key, signed
 
-START_TIMEOUT = 30.0  # seconds a server gets to answer /healthz (a safety net, not a measurement)
 URI = "guide://_review"
 INITIALIZE = b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}'
 MCP_HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
-ALICE_TOKEN, BOB_TOKEN = "a" * 40, "b" * 40
-
-
-@contextlib.contextmanager
-def guide_http(workdir: Path, env: dict[str, str]) -> Iterator[str]:
-    """`guide serve --transport http` on the example docroot with `env` added; yields its /mcp URL once /healthz says 200."""
-    workdir.mkdir(parents=True, exist_ok=True)
-    port = free_port()
-    log_path = workdir / "server.log"
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "guide", "serve", "--docroot", str(DOCROOT), "--transport", "http", "--host", "127.0.0.1", "--port", str(port)],
-            cwd=workdir,
-            env={**os.environ, **env},
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        deadline = time.monotonic() + START_TIMEOUT
-        while process.poll() is None and time.monotonic() < deadline:
-            with contextlib.suppress(httpx2.HTTPError):
-                if httpx2.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
-                    yield f"http://127.0.0.1:{port}/mcp"
-                    return
-            time.sleep(0.1)
-        pytest.fail(f"guide serve did not become healthy on port {port}:\n{log_path.read_text(errors='replace')}")
-    finally:
-        if process.poll() is None:
-            stop(process)
 
 
 @pytest.fixture(scope="module")
 def by_email(tmp_path_factory) -> Iterator[str]:
     """A server checking RS256 JWTs whose principal is the `email` claim."""
     env = {"GUIDE_AUTH_PUBLIC_KEY": KEYS.public_key, "GUIDE_AUTH_ISSUER": ISSUER, "GUIDE_AUTH_AUDIENCE": AUDIENCE, "GUIDE_AUTH_PRINCIPAL_CLAIM": "email"}
-    with guide_http(tmp_path_factory.mktemp("jwt-email"), env) as url:
+    with example_http(tmp_path_factory.mktemp("jwt-email"), env) as url:
         yield url
 
 
 @pytest.fixture(scope="module")
 def static(tmp_path_factory) -> Iterator[str]:
     """A server checking the static tokens of alice and bob."""
-    with guide_http(tmp_path_factory.mktemp("static"), {"GUIDE_AUTH_TOKENS": f"alice:{ALICE_TOKEN},bob:{BOB_TOKEN}"}) as url:
+    with example_http(tmp_path_factory.mktemp("static"), {"GUIDE_AUTH_TOKENS": f"alice:{ALICE_TOKEN},bob:{BOB_TOKEN}"}) as url:
         yield url
 
 

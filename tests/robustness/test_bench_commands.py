@@ -19,7 +19,7 @@ def _run(*args: str) -> subprocess.CompletedProcess:
 
 def test_the_soak_command_reports_an_rss_slope_and_no_unexpected_failure(tmp_path):
     out = tmp_path / "soak.json"
-    done = _run("bench.soak", "--minutes", "0.05", "--clients", "2", "--every", "0.5", "--out", str(out))
+    done = _run("bench.probes.soak", "--minutes", "0.05", "--clients", "2", "--every", "0.5", "--out", str(out))
     assert done.returncode == 0, done.stdout + done.stderr[-3000:]
     result = json.loads(out.read_text(encoding="utf-8"))
     assert result["outcomes"]["ok"] > 0 and "unexpected" not in result["outcomes"]
@@ -30,7 +30,7 @@ def test_the_soak_command_reports_an_rss_slope_and_no_unexpected_failure(tmp_pat
 
 def test_the_stall_command_reports_ratios(tmp_path):
     out = tmp_path / "stall.json"
-    done = _run("bench.stall", "--smoke", "--out", str(out))
+    done = _run("bench.probes.stall", "--smoke", "--out", str(out))
     assert done.returncode == 0, done.stdout + done.stderr[-3000:]
     result = json.loads(out.read_text(encoding="utf-8"))
     for name in ("largest_over_none", "largest_over_normal", "normal_over_none"):
@@ -40,7 +40,7 @@ def test_the_stall_command_reports_ratios(tmp_path):
 
 def test_the_loop_probe_command_reports_how_long_each_request_held_the_loop(tmp_path):
     out = tmp_path / "loop.json"
-    done = _run("bench.loop_probe", "--smoke", "--out", str(out))
+    done = _run("bench.probes.loop_probe", "--smoke", "--out", str(out))
     assert done.returncode == 0, done.stdout + done.stderr[-3000:]
     result = json.loads(out.read_text(encoding="utf-8"))
     figure = result["figures"]["one page"]

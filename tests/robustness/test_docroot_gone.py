@@ -17,10 +17,11 @@ import shutil
 import pytest
 from fastmcp import Client
 from mcp import MCPError
+from support.files import write_files
 
 from guide.docroot.folder import GONE
 from guide.server.app import create_server
-from robustness.served import health, health_client, read_or_error, until, write_files
+from robustness.served import health, health_client, read_or_error, until
 
 FIRST = {"_commands/hello.md": "---\ndescription: Hi.\n---\nHELLO first\n", "notes.md": "NOTE first\n"}
 SWAPPED = {"_commands/hello.md": "---\ndescription: Hi.\n---\nHELLO swapped\n", "notes.md": "NOTE swapped\n"}

@@ -35,6 +35,7 @@ import pytest
 from fastmcp import Client
 from fastmcp.client.messages import MessageHandler
 from mcp.client.subscriptions import listen
+from support.files import write_files
 
 from guide.docroot import folder
 from guide.docroot.built import Built
@@ -45,7 +46,7 @@ from guide.server.eras import Eras
 from guide.server.live import ListChanges
 from guide.server.provider import DocrootProvider
 from guide.server.watch import QUIET, watching
-from robustness.served import until, write_files
+from robustness.served import until
 
 FILES = {"_commands/hello.md": "---\ndescription: Hi.\n---\nHELLO\n", "stable.md": "STABLE\n"}
 DOCUMENTS = 200

@@ -22,6 +22,7 @@ import sys
 import pytest
 from fastmcp import Client
 from mcp import MCPError
+from support.eras import MODES
 
 from guide.docroot.built import MEMO_CHARACTERS
 from guide.docroot.folder import Docroot
@@ -34,7 +35,6 @@ from guide.routes.finish import RENDERS, finish
 from guide.routes.lookup import AddressRead, resolve
 from guide.server.errors import UNEXPECTED
 from robustness.capped import CEILING, capped_server, rss
-from robustness.conftest import MODES
 from robustness.hostile import write
 
 LEVELS = 20_000

@@ -18,6 +18,8 @@ from fastmcp.client.elicitation import ElicitResult
 from hypothesis import example, given
 from hypothesis import strategies as st
 from mcp import MCPError
+from support.eras import MODES
+from support.fuzzing import fuzz
 
 from guide.docroot.built import Built
 from guide.docroot.entrypoints import Entrypoint, partial_report
@@ -30,7 +32,6 @@ from guide.routes import help as help_text
 from guide.routes.lookup import AddressRead, Call, PromptRead, resolve
 from guide.server.app import create_server
 from guide.server.errors import UNEXPECTED
-from robustness.conftest import MODES, fuzz
 from robustness.hostile import write_docroot
 
 MESSAGE_LIMIT = 2000

@@ -16,6 +16,8 @@ from fastmcp import Client
 from hypothesis import example, given
 from hypothesis import strategies as st
 from mcp import MCPError
+from support.eras import MODES
+from support.fuzzing import fuzz
 
 from guide.docroot.folder import Docroot
 from guide.docroot.store.disk import Store
@@ -26,7 +28,6 @@ from guide.routes.finish import finish
 from guide.routes.lookup import AddressRead, Call, resolve
 from guide.server.app import create_server
 from guide.server.errors import UNEXPECTED
-from robustness.conftest import MODES, fuzz
 
 MESSAGE_LIMIT = 2000
 HEADROOM = 1024 * 1024 * 1024

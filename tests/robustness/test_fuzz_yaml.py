@@ -18,6 +18,9 @@ from fastmcp import Client
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from mcp import MCPError
+from support.eras import MODES
+from support.files import write_files
+from support.fuzzing import fuzz
 
 from guide.docroot import yaml_loader
 from guide.docroot.folder import Docroot
@@ -29,8 +32,6 @@ from guide.routes.finish import finish
 from guide.routes.lookup import AddressRead, Call, resolve
 from guide.server.app import create_server
 from guide.server.errors import UNEXPECTED
-from robustness.conftest import MODES, fuzz
-from robustness.served import write_files
 
 MESSAGE_LIMIT = 2000
 E2E_SHARE = 20

@@ -17,6 +17,7 @@ import pytest
 from fastmcp import Client
 from hypothesis import given
 from hypothesis import strategies as st
+from support.fuzzing import fuzz
 
 from guide.docroot.folder import Docroot
 from guide.docroot.lint import lint
@@ -27,7 +28,6 @@ from guide.forms.step import Render, step
 from guide.routes.finish import finish
 from guide.routes.lookup import AddressRead, Call, resolve
 from guide.server.app import create_server
-from robustness.conftest import fuzz
 from robustness.hostile import fifo, symlink, write_docroot
 
 REPO = Path(__file__).resolve().parents[2]

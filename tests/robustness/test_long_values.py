@@ -1,7 +1,7 @@
 """Issue 10, items 9 and 12: a long or huge answer is refused with a short message that quotes a prefix only."""
 
 import pytest
-from forms.conftest import declared, form
+from support.forms import declared, form
 
 from guide.forms.step import Answer, Ask, Fail, Request, step
 from guide.text import CLIP_LENGTH, quoted

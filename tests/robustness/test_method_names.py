@@ -6,7 +6,7 @@ the YAML fuzzing (a flag named `items`), `{{#flags.items}}` failed the read with
 for every later read of every client.
 """
 
-from robustness.served import write_files
+from support.files import write_files
 
 FILES = {
     "guide.yaml": "flags:\n  tags: [a, b]\n",

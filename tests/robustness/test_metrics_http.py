@@ -15,8 +15,7 @@ from fastmcp.client.transports import StreamableHttpTransport
 from mcp import MCPError
 from mcp.client.subscriptions import listen
 from prometheus_client.parser import text_string_to_metric_families
-
-from robustness.test_auth_http import ALICE_TOKEN, guide_http
+from support.servers import ALICE_TOKEN, example_http
 
 ERAS = ("legacy", "2026-07-28")
 SECRET = "feature%2Fsecret-branch"
@@ -53,7 +52,7 @@ def _value(samples: dict[tuple, float], name: str, **labels: str) -> float:
 
 
 async def test_metrics_count_a_scripted_session_in_both_eras_and_need_the_token(tmp_path):
-    with guide_http(tmp_path, {"GUIDE_AUTH_TOKENS": f"alice:{ALICE_TOKEN}", "GUIDE_METRICS": "1"}) as url:
+    with example_http(tmp_path, {"GUIDE_AUTH_TOKENS": f"alice:{ALICE_TOKEN}", "GUIDE_METRICS": "1"}) as url:
         for mode in ERAS:
             await _session(url, mode)
         metrics_url = url.removesuffix("/mcp") + "/metrics"
@@ -85,7 +84,7 @@ async def test_metrics_count_a_scripted_session_in_both_eras_and_need_the_token(
 
 
 async def test_each_read_has_an_access_line_without_values_in_both_eras(tmp_path):
-    with guide_http(tmp_path, {"GUIDE_AUTH_TOKENS": f"alice:{ALICE_TOKEN}"}) as url:
+    with example_http(tmp_path, {"GUIDE_AUTH_TOKENS": f"alice:{ALICE_TOKEN}"}) as url:
         for mode in ERAS:
             await _session(url, mode)
         async with httpx2.AsyncClient() as http:
@@ -107,7 +106,7 @@ async def test_each_read_has_an_access_line_without_values_in_both_eras(tmp_path
 
 
 async def test_the_access_line_can_be_turned_off(tmp_path):
-    with guide_http(tmp_path, {"GUIDE_ACCESS_LOG": "0"}) as url:
+    with example_http(tmp_path, {"GUIDE_ACCESS_LOG": "0"}) as url:
         async with Client(StreamableHttpTransport(url), mode="2026-07-28") as client:
             await client.read_resource("guide://_help")
     assert " guide.access: " not in (tmp_path / "server.log").read_text()

@@ -7,11 +7,11 @@ option did not exist and `create_server` took no cap.
 import pytest
 from fastmcp import Client
 from mcp import MCPError
+from support.files import write_files
 
 from guide.cli import main
 from guide.server.app import create_server
 from robustness.raw_stdio import RawStdio
-from robustness.served import write_files
 
 FILES = {
     "_commands/long.md": "---\ndescription: 20,000 characters.\n---\n" + "0123456789" * 2000 + "\n",

@@ -17,6 +17,7 @@ from fastmcp import Client
 from hypothesis import given
 from hypothesis import strategies as st
 from mcp import MCPError
+from support.fuzzing import fuzz
 
 from guide import address
 from guide.docroot import folder as folder_module
@@ -26,7 +27,6 @@ from guide.errors import InputError, NotFoundError
 from guide.routes.lookup import AddressRead, PromptRead, resolve
 from guide.server import provider as provider_module
 from guide.server.app import create_server
-from robustness.conftest import fuzz
 
 BLOCK = 10.0
 """Seconds a blocked request waits to be released by the other client; reaching it means the loop was stalled."""

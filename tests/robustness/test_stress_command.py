@@ -14,7 +14,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def test_the_stress_command_reports_reads_rss_and_event_loop_lag(tmp_path):
     out = tmp_path / "stress.json"
-    done = subprocess.run([sys.executable, "-m", "bench.stress", "--smoke", "--out", str(out)], cwd=REPO, capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "-m", "bench.probes.stress", "--smoke", "--out", str(out)], cwd=REPO, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr[-3000:]  # 1 would mean a reader's read failed
     result = json.loads(out.read_text(encoding="utf-8"))
     assert result["reads"]["ok"] > 0 and result["failed_reads"] == 0

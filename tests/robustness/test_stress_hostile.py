@@ -1,6 +1,6 @@
-"""`bench.stress --hostile`'s pieces, without its runs (those take minutes): the hostile files and the verdict."""
+"""`bench.probes.stress --hostile`'s pieces, without its runs (those take minutes): the hostile files and the verdict."""
 
-from bench.stress_hostile import compare, restore, write_flag_bomb, write_hostile
+from bench.probes.stress_hostile import compare, restore, write_flag_bomb, write_hostile
 from guide.docroot.files import MAX_FILE_SIZE
 
 

@@ -14,14 +14,14 @@ import gc
 import tracemalloc
 
 from fastmcp import Client
-from forms.conftest import declared, form
 from hypothesis import given
 from hypothesis import strategies as st
+from support.forms import declared, form
+from support.fuzzing import fuzz
 
 from guide.forms.step import MAX_ANSWERS_LENGTH, Answer, Ask, Request, step
 from guide.forms.values import text_length
 from guide.server.app import create_server
-from robustness.conftest import fuzz
 
 SESSIONS = 50
 HUGE = 1_000_000

@@ -20,8 +20,9 @@ import sys
 
 from fastmcp import Client
 from mcp import MCPError
+from support.files import write_files
 
-from robustness.served import until, write_files
+from robustness.served import until
 from robustness.spawned import inotify_watches, open_folder, served, unprivileged
 
 READ_BOUND = 20.0

@@ -13,13 +13,14 @@ import logging
 import pytest
 from fastmcp import Client
 from mcp import MCPError
+from support.eras import MODES
+from support.files import write_files
 
 from guide.docroot import yaml_loader
 from guide.docroot.folder import Docroot
 from guide.docroot.store import disk, parses
 from guide.docroot.store.disk import Store
-from robustness.conftest import MODES
-from robustness.served import until, write_files
+from robustness.served import until
 from robustness.under_ceiling import guide, http_server
 
 BIG, USES = 50_000, 10_000

@@ -126,6 +126,21 @@ def test_a_reachable_address_without_auth_is_warned_about():
     assert http.startup_warnings(served_on("0.0.0.0", {"GUIDE_ALLOWED_HOSTS": "guide.example.com"}), authenticated=True) == []
 
 
+def test_a_reachable_address_with_projects_under_is_noted(tmp_path):
+    settings = read_settings({"host": "0.0.0.0", "projects_under": tmp_path}, {"GUIDE_ALLOWED_HOSTS": "guide.example.com"})
+    assert http.startup_warnings(settings, authenticated=True) == [
+        "note: every caller that reaches 0.0.0.0 may name any folder inside --projects-under as the project of a read "
+        "(its workflow phase, and the names of the folders there); see docs/security.md"]
+    assert http.startup_warnings(read_settings({"projects_under": tmp_path}, {}), authenticated=False) == []  # loopback: the user's own
+
+
+def test_projects_under_is_off_by_default_and_must_be_a_folder(tmp_path):
+    assert read_settings({}, {}).projects_under is None
+    assert read_settings({}, {"GUIDE_PROJECTS_UNDER": str(tmp_path)}).projects_under == tmp_path
+    with pytest.raises(GuideError, match="^--projects-under: '.*' is not a folder$"):
+        read_settings({"projects_under": tmp_path / "missing"}, {})
+
+
 def test_serve_prints_the_warning_before_serving(monkeypatch, capsys):
     ran = {}
     monkeypatch.setattr("fastmcp.FastMCP.run", lambda server, **options: ran.update(options))

@@ -3,8 +3,8 @@
 import asyncio
 from types import SimpleNamespace
 
-from docroot.conftest import write_files
 from fastmcp import Client
+from support.files import write_files
 
 from guide.server.app import create_server
 from guide.server.eras import Eras

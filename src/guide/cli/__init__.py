@@ -31,7 +31,7 @@ def run() -> NoReturn:
     # Building a large docroot makes hundreds of thousands of long-lived objects in bursts. At CPython's
     # default the collector then runs full collections over all of them again and again: 15 during the
     # first listing of 3,000 entrypoints, a third of its time. Collecting young objects less often leaves
-    # 3 (BENCHMARKS.md, "The garbage collector"); nothing is frozen or switched off.
+    # 3 (docs/benchmarks-history.md, "The garbage collector"); nothing is frozen or switched off.
     gc.set_threshold(YOUNG_COLLECTION, *gc.get_threshold()[1:])
     status = main()
     # A server that has served a large docroot holds millions of small objects, and the

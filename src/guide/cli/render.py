@@ -10,11 +10,16 @@ from guide.cli.explain import REFUSED, UNMENTIONED, FormReport, explain
 from guide.cli.inputs import FileAnswers, check_form_ids, read_answers, with_values
 from guide.docroot import sources
 from guide.docroot.folder import Docroot
+from guide.docroot.projects import Projects
 from guide.errors import GuideError
 from guide.forms.step import Answer, Ask, Fail, Outcome, Progress, Request, step
+from guide.protocol import PROJECT
 from guide.routes.finish import document_text, finish
 from guide.routes.lookup import AddressRead, Call, Document, resolve
 from guide.text import for_terminal
+
+ANY_PROJECT = Projects(Path("/"), refused="is not a folder", accepted=f"{PROJECT}=<absolute path of a folder>, or --project DIR")
+"""`guide render` is run by the operator: the `project` keyword may name any folder (as a server's `--projects-under /` would allow)."""
 
 
 def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
@@ -74,8 +79,10 @@ def render(uri: str, docroot: Path, project: Path | None, values: list[str], ans
         return Rendering(document_text(folder, found))
     if isinstance(found, str):
         return Rendering(found)
-    phase = folder.active_phase(built)
-    live = sources.derive(found.entrypoint.forms, sources.project_of(folder), found.supplied()) if found.entrypoint.forms.live else {}
+    named = found.keywords.get(PROJECT)
+    project = ANY_PROJECT.named(named) if named is not None else None
+    phase = folder.active_phase(built, project)
+    live = sources.derive(found.entrypoint.forms, sources.project_of(folder, project), found.supplied()) if found.entrypoint.forms.live else {}
     if given is None:
         request = found.request(can_elicit=False, active_phase=phase, live=live)
         outcome = step(request)

@@ -133,11 +133,9 @@ class Built:
         key = (allow_source, self.config.phases, tuple(self.config.lists.items()))
         found = self._files.get(rel).declared.get(key)
         if found is None:
-            front = self.front(rel)
-            meta = front.meta if isinstance(front, Front) else {}
-            forms, issues = declare_forms(
-                meta.get("elicitation"), origin=rel, fallback_all=meta.get("fallback"), allow_source=allow_source, phases=key[1], lists=self.config.lists
-            )
+            meta = front.meta if isinstance(front := self.front(rel), Front) else {}
+            forms, issues = declare_forms(meta.get("elicitation"), origin=rel, fallback_all=meta.get("fallback"), allow_source=allow_source,
+                                          phases=key[1], lists=self.config.lists)
             found = self._files.note_declared(rel, key, (tuple(forms), tuple(issues)))
         return found
 

@@ -91,8 +91,7 @@ def read_config(docroot: Path, max_file_size: int = files.MAX_FILE_SIZE) -> tupl
     if not isinstance(state_file, str) or not state_file:
         problem(("workflow", "state-file"), "`workflow.state-file` must be a file path")
         state_file = DEFAULT_STATE_FILE
-    lists = read_lists(data.get("lists"), problem)
-    return Config(dict(flags), tuple(phases), state_file, lists), problems
+    return Config(dict(flags), tuple(phases), state_file, read_lists(data.get("lists"), problem)), problems  # `problems` after the lists' own
 
 
 def read_lists(data: Any, problem: Callable[[tuple[str, ...], str], None]) -> dict[str, tuple[tuple[str, str | None], ...]]:

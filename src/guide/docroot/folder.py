@@ -18,6 +18,7 @@ import stat
 import threading
 import time
 from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 
 from guide.docroot import files
@@ -25,7 +26,7 @@ from guide.docroot.built import Built
 from guide.docroot.config import Config, read_config, state_path
 from guide.docroot.files import MAX_FILE_SIZE
 from guide.docroot.layout import scan
-from guide.docroot.phase import PhaseFile
+from guide.docroot.phase import PhaseFile, PhaseFiles
 from guide.docroot.snapshot import Snapshot, Source
 from guide.docroot.store.disk import Store
 from guide.docroot.store.parses import StoredParses
@@ -62,6 +63,7 @@ class Docroot:
         """The real folder served now (another after a release link is switched)."""
         self.linked = self.root != self.path
         self.project = Path(project or os.getcwd()).resolve()
+        """The server's own project folder: the project of every read that names none (C10)."""
         self.max_file_size = max_file_size
         self.store = store if store is not None else Store.configured()
         self.parses = StoredParses(self.store, self.root)
@@ -69,7 +71,7 @@ class Docroot:
         self._current: Built | None = None
         self._last: Built | None = None
         self._edited: set[str] | None = set()
-        self._phase: tuple[Config | None, PhaseFile] = (None, PhaseFile(None))
+        self._phases: tuple[Config | None, PhaseFiles, PhaseFile] = (None, PhaseFiles(lambda project: None), PhaseFile(None))
         self._lock = threading.Lock()
         """Guards the fields above; held only for moments, so `invalidate` never waits for a build."""
         self._building = threading.Lock()
@@ -150,13 +152,13 @@ class Docroot:
         """The text of a document or skill member, read now; `files.Refused` says why it cannot be."""
         return files.read_text(self.root, rel, self.max_file_size)
 
-    def active_phase(self, built: Built) -> str | None:
-        """The workflow phase the project is in now (C10); the state file is re-read whenever it changes."""
-        return self._phase_file(built).phase()
+    def active_phase(self, built: Built, project: Path | None = None) -> str | None:
+        """The workflow phase `project` (default: the server's own) is in now (C10); the state file is re-read whenever it changes."""
+        return self._phase_file(built, project).phase()
 
-    def peek_phase(self, built: Built) -> tuple[bool, str | None]:
-        """Whether the active phase is known without reading the state file, and the phase."""
-        return self._phase_file(built).peek()
+    def peek_phase(self, built: Built, project: Path | None = None) -> tuple[bool, str | None]:
+        """Whether the active phase of `project` (default: the server's own) is known without reading its state file, and the phase."""
+        return self._phase_file(built, project).peek()
 
     def keep_parses(self, *, if_loaded: bool = False) -> None:
         """Save what was parsed since the last save for the next process (slow: never on the event loop).
@@ -173,13 +175,14 @@ class Docroot:
             raise DocrootGone()
         return found
 
-    def _phase_file(self, built: Built) -> PhaseFile:
-        config, phase = self._phase
-        if config is not built.config:  # asked on every read: the state file's path is worked out once per configuration
-            phase = PhaseFile(state_path(built.config, self.project))
+    def _phase_file(self, built: Built, project: Path | None) -> PhaseFile:
+        config, phases, own = self._phases
+        if config is not built.config:  # asked on every read: a state file's path is worked out once per configuration and project
+            phases = PhaseFiles(partial(state_path, built.config))
+            own = PhaseFile(state_path(built.config, self.project))
             with self._lock:
-                self._phase = (built.config, phase)
-        return phase
+                self._phases = (built.config, phases, own)
+        return own if project is None or project is self.project else phases.of(project)
 
     def _refresh(self, root: Path, edited: set[str] | None, last: Built | None) -> Snapshot:
         """Look again only at the edited files when nothing else changed; otherwise scan the folder `root`."""

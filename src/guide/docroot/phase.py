@@ -1,6 +1,9 @@
-"""The project's active workflow phase (C10), read from its state file and re-read when the file changes."""
+"""A project's active workflow phase (C10), read from its state file and re-read when the file changes; one state file per project a read names."""
 
 import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 
 from guide.docroot.config import read_phase
@@ -39,3 +42,29 @@ class PhaseFile:
         except OSError:
             return None
         return (status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
+
+
+MAX_PROJECTS = 64
+"""The projects whose state files one server keeps at once (C10, `--projects-under`); the least recently read go first."""
+
+
+class PhaseFiles:
+    """The state files of the projects reads are about, under one configuration: a small bounded cache of `PhaseFile`s."""
+
+    def __init__(self, where: Callable[[Path], Path | None], limit: int = MAX_PROJECTS):
+        self._where = where
+        self._limit = limit
+        self._files: OrderedDict[Path, PhaseFile] = OrderedDict()
+        self._lock = threading.Lock()  # asked on the event loop and in worker threads alike
+
+    def of(self, project: Path) -> PhaseFile:
+        """The state file of `project` (a real folder), made when first asked."""
+        with self._lock:
+            found = self._files.get(project)
+            if found is not None:
+                self._files.move_to_end(project)
+                return found
+            found = self._files[project] = PhaseFile(self._where(project))
+            if len(self._files) > self._limit:
+                self._files.popitem(last=False)
+            return found

@@ -45,9 +45,9 @@ class _HasProject(Protocol):
     project: Path
 
 
-def project_of(docroot: _HasProject) -> Path:
-    """The project folder a read's sources (and workflow phase) are about: the one place that says which (C10)."""
-    return docroot.project
+def project_of(docroot: _HasProject, named: Path | None = None) -> Path:
+    """The project folder a read's sources are about (C10): the one the read named (`Call.project`), else the server's own."""
+    return named if named is not None else docroot.project
 
 
 def derive(forms: FormSet, project: Path, supplied: Mapping[str, Sequence[str]] | None = None, *, time_limit: float | None = None) -> dict[str, Live]:

@@ -18,7 +18,7 @@ from guide.forms.fields import ABSENT, Field, Lists, declare_field
 from guide.forms.keywords import needs_budget
 from guide.forms.secrets import secret_term
 from guide.forms.values import Invalid, normalise_answer, problems
-from guide.protocol import HELP
+from guide.protocol import HELP, PROJECT
 from guide.spelling import boolean_key_hint, near_miss
 
 FORM_KEYS = frozenset({"message", "schema", "when", "fallback", "title", "description"})
@@ -187,6 +187,8 @@ def _read_schema(schema, origin, form_id, sourcing) -> tuple[tuple[Field, ...], 
 def _field_name_problem(name: Any) -> str | None:
     if name == HELP:
         return f"is reserved: `?{HELP}` asks for help, so a field of that name could never be supplied; rename it"
+    if name == PROJECT:
+        return f"is reserved: `{PROJECT}=<path>` names the project a read is about (C10), so a field of that name could never be supplied; rename it"
     if isinstance(name, str) and _FIELD_NAME.fullmatch(name):
         return None
     if str(name).startswith("_"):

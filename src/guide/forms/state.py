@@ -30,6 +30,7 @@ def encode(request: Request, progress: Progress) -> str:
         "f": sorted(progress.defaulted),
         "r": list(progress.requested),
         "n": dict(progress.attempts),
+        "p": request.project,
     }
     return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
 
@@ -42,6 +43,8 @@ def decode(text: str, request: Request) -> Progress:
     keywords = {name: list(values) for name, values in request.keywords.items()}
     if record["k"] != keywords or record["a"] != list(request.args):
         raise StateError(f"the continuation state was made for other keywords or arguments; {RESTART}")
+    if record.get("p", "") != request.project:
+        raise StateError(f"the continuation state was made for another project; {RESTART}")
     if record["d"] != request.digest:
         raise StateError(f"the forms of {request.entrypoint} changed during the interaction (the docroot was edited); {RESTART}")
     form_ids = {form.id for form in request.forms.forms}

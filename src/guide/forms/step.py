@@ -18,6 +18,7 @@ from guide.forms.offered import checked_choices, delivered_schema, offered_choic
 from guide.forms.questions import missing, person_questions, when_status
 from guide.forms.sources import Live
 from guide.forms.values import Invalid, is_unresolved, normalise_answer, normalise_text, problems, text_length
+from guide.protocol import PROJECT
 from guide.spelling import near_miss
 from guide.text import clip
 
@@ -46,6 +47,8 @@ class Request:
     """How the caller reads again (an address, or a prompt's arguments): where a failure tells the agent to go back (C7.12 c)."""
     digest: str = ""
     """The forms' fingerprint (`declare.digest`), which continuation state carries; worked out here when not given."""
+    project: str = ""
+    """The project folder the read named (C10), which continuation state carries so a retry cannot change it; empty: the server's own."""
     live: Mapping[str, Live] = dataclass_field(default_factory=dict)
     """What each live-sourced field (`git-*`, `files:`) offers in this read, as the server read it (C5 sources)."""
 
@@ -127,6 +130,8 @@ def read_keywords(request: Request) -> dict[str, Any] | Fail:
     declared = request.forms.fields
     values: dict[str, Any] = {}
     for name, given in texts.items():
+        if name == PROJECT:  # the server's, not a value for the templates: it chose the read's project (C10)
+            continue
         if name not in declared:
             resembled = near_miss(name, declared)
             if resembled:
@@ -206,7 +211,7 @@ class _Interaction:
             return failed(self.request, "state", f"answers for forms that were not requested: {', '.join(unrequested)}")
         for form in self.forms:
             if form.id in answers:
-                failure = self._unofferable(form, live_only=True) or self._take_one(form, answers[form.id])
+                failure = _unofferable(self.request, self.keywords, form, live_only=True) or self._take_one(form, answers[form.id])
                 if failure:
                     return failure
         return None
@@ -348,7 +353,7 @@ class _Interaction:
     def ask(self, pending: list[Form]) -> Ask | Fail:
         phase = self.request.active_phase
         for form in pending:
-            failure = self._unofferable(form)
+            failure = _unofferable(self.request, self.keywords, form)
             if failure:
                 return failure
         questions = tuple(
@@ -365,25 +370,25 @@ class _Interaction:
         return Ask(questions, progress)
 
 
-    def _unofferable(self, form: Form, live_only: bool = False) -> Fail | None:
-        """The failure of a form whose sourced field has nothing to offer now (C7.9, C5 sources); None when every one has choices.
+def _unofferable(request: Request, supplied: Mapping[str, Any], form: Form, live_only: bool = False) -> Fail | None:
+    """The failure of a form whose sourced field (not `supplied`) has nothing to offer now (C7.9, C5 sources); None when every one has choices.
 
-        An answer is checked against a live source read again for this round, so it meets the same failure (`live_only`).
-        """
-        request, phase = self.request, self.request.active_phase
-        for field in form.fields:
-            if field.name in self.keywords or field.source is None:
-                continue
-            needs = (field_need(request, form, field),)
-            cannot = unreadable(field, request.live)
-            if cannot:
-                return failed(request, "invalid", f"form {form.id}: field {field.name}: {cannot}", needs)
-            if not live_only and field.source.kind == WORKFLOW_PHASES and not offered_choices(field, phase):
-                message = f"form {form.id}: there is no other workflow phase to choose for {field.name}: {phase} is the only enabled phase"
-                message += f"; supply {field.name}={phase} as a keyword or enable more phases in guide.yaml"
-                only = {**request.keywords, field.name: (str(phase),)}
-                return failure("invalid", message, entrypoint=request.entrypoint, args=request.args, keywords=only, needs=needs)
-        return None
+    An answer is checked against a live source read again for this round, so it meets the same failure (`live_only`).
+    """
+    phase = request.active_phase
+    for field in form.fields:
+        if field.name in supplied or field.source is None:
+            continue
+        needs = (field_need(request, form, field),)
+        cannot = unreadable(field, request.live)
+        if cannot:
+            return failed(request, "invalid", f"form {form.id}: field {field.name}: {cannot}", needs)
+        if not live_only and field.source.kind == WORKFLOW_PHASES and not offered_choices(field, phase):
+            message = f"form {form.id}: there is no other workflow phase to choose for {field.name}: {phase} is the only enabled phase"
+            message += f"; supply {field.name}={phase} as a keyword or enable more phases in guide.yaml"
+            only = {**request.keywords, field.name: (str(phase),)}
+            return failure("invalid", message, entrypoint=request.entrypoint, args=request.args, keywords=only, needs=needs)
+    return None
 
 
 def _default(field: Field) -> Any:

@@ -10,6 +10,7 @@ drives the call in the client's protocol era and hands the outcome to
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from guide import address
 from guide.address import Keywords, Target
@@ -23,7 +24,7 @@ from guide.forms.declare import digest
 from guide.forms.failure import ADDRESS, Route
 from guide.forms.sources import Live
 from guide.forms.step import Request
-from guide.protocol import ROUTE_PROMPT
+from guide.protocol import PROJECT, ROUTE_PROMPT
 from guide.routes import help as help_text
 from guide.routes import suggest
 from guide.text import clip
@@ -93,9 +94,12 @@ class Call:
     """Read as the Skills extension's `skill://<name>/SKILL.md`: served with its frontmatter (C3)."""
     route: Route = ADDRESS
     """How the caller read it, so a failure says how to read again in the same route (C7.12 c)."""
+    project: Path | None = None
+    """The project folder of this read (C10): set by the server for each read (`Service.project_of`); None until then."""
 
-    def request(self, *, can_elicit: bool, active_phase: str | None, live: Mapping[str, Live] | None = None) -> Request:
-        """The core's view of this call, for a client that can (or cannot) answer forms; `live`: what its live sources offer now."""
+    def request(self, *, can_elicit: bool, active_phase: str | None, project: str = "", live: Mapping[str, Live] | None = None) -> Request:
+        """The core's view of this call, for a client that can (or cannot) answer forms; `project` names the read's, if not the server's own;
+        `live`: what its live sources offer now."""
         entrypoint = self.entrypoint
         fingerprint = self.built.value(("form digest", entrypoint.kind, entrypoint.name), lambda: digest(entrypoint.forms))
         return Request(
@@ -108,6 +112,7 @@ class Call:
             can_elicit=can_elicit,
             route=self.route,
             digest=fingerprint,  # worked out once per snapshot, not for every request
+            project=project,
             live=live or {},
         )
 
@@ -154,7 +159,7 @@ def _target(built: Built, target: Target) -> Resolved:
 def _prompt(built: Built, line: str) -> Resolved:
     route = address.parse_prompt(line)
     entrypoint, args = _command(built, route.segments)
-    valued = [name for name, (_, field) in entrypoint.forms.fields.items() if field.type.flag_takes_value]
+    valued = [PROJECT, *(name for name, (_, field) in entrypoint.forms.fields.items() if field.type.flag_takes_value)]
     keywords, positional, wants_help = address.read_flags(route.tokens, entrypoint.listed("argrequired"), valued)
     if wants_help:
         return help_text.describe(built, entrypoint)

@@ -8,6 +8,7 @@ from mcp_types import InputRequiredResult
 
 from guide import __version__
 from guide.docroot.folder import Docroot
+from guide.docroot.projects import Projects
 from guide.docroot.store.disk import Store
 from guide.protocol import SERVER_NAME
 from guide.routes.lookup import AddressRead
@@ -43,7 +44,7 @@ def create_server(docroot: Path | None = None, project: Path | None = None, *, s
     counters = Counters() if settings.metrics else None
     measured = Metrics(counters=counters, access=settings.access_log)
     service = Service(root, eras, Channels(app_forms=settings.app_forms), answer_timeout=settings.answer_timeout, max_output=settings.max_output,
-                      metrics=measured)
+                      metrics=measured, projects=Projects(settings.projects_under))
     security = sealing(settings.state_keys, settings.state_ttl)
     startup = Startup(root, eras, watch=watch)
     cache_ttl = settings.cache_ttl
@@ -66,7 +67,7 @@ def create_server(docroot: Path | None = None, project: Path | None = None, *, s
 
     if settings.app_forms:
         app_tools.install(server, service, security)
-    server.completion(completer(root, service.source_reads))
+    server.completion(completer(root, service.projects, service.source_reads))
     if counters is not None:
         _measure(server, counters, root, eras, startup)
     return server

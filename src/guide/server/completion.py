@@ -6,10 +6,14 @@ gets no suggestions, and at most `MAX_VALUES` suggestions are kept, whatever
 the number of choices or commands (a field may declare about 20,000 choices
 within the frontmatter cap; building and validating all of them for every
 keystroke cost about 50 ms each). The answer says how many matched in all.
+With `--projects-under`, a `project` argument is completed with the folders
+inside it, and a workflow-phase field offers the phases of the project the
+arguments given so far name (C10).
 """
 
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 from anyio import CapacityLimiter
@@ -19,10 +23,11 @@ from guide import address
 from guide.docroot import sources
 from guide.docroot.built import MISSING
 from guide.docroot.folder import Docroot, DocrootGone
+from guide.docroot.projects import Projects
 from guide.errors import GuideError
 from guide.forms.fields import Field
 from guide.forms.offered import offered_choices
-from guide.protocol import ROUTE_PROMPT
+from guide.protocol import PROJECT, ROUTE_PROMPT
 from guide.server import work
 from guide.server.errors import one_line
 from guide.text import show
@@ -37,8 +42,8 @@ CHOICES = "choices"
 NOTHING = Completion(values=[])
 
 
-def completer(docroot: Docroot, source_reads: CapacityLimiter | None = None) -> Callable[..., Awaitable[Completion]]:
-    """A completion handler bound to a docroot; the answer is found in a worker thread.
+def completer(docroot: Docroot, projects: Projects | None = None, source_reads: CapacityLimiter | None = None) -> Callable[..., Awaitable[Completion]]:
+    """A completion handler bound to a docroot (and the projects a read may name); the answer is found in a worker thread.
 
     A field with a live source (`git-*`, `files:`) is read in a thread of
     `source_reads` (the reads' own limiter, so completions and reads together
@@ -52,9 +57,10 @@ def completer(docroot: Docroot, source_reads: CapacityLimiter | None = None) -> 
 
     async def complete(ref: Any, argument: Any, context: Any = None) -> Completion:
         try:
-            found = await work.off_loop(_complete, docroot, ref, argument)
-            if isinstance(found, Field):  # read now, never kept: the project's branches and files change without the docroot changing
-                return _matching(await work.off_loop(_live_choices, docroot, found, limiter=source_reads), argument.value or "")
+            found = await work.off_loop(_complete, docroot, projects or Projects(), ref, argument, context)
+            if isinstance(found, tuple):  # read now, never kept: the project's branches and files change without the docroot changing
+                field, project = found
+                return _matching(await work.off_loop(_live_choices, docroot, field, project, limiter=source_reads), argument.value or "")
             return found
         except DocrootGone:
             return NOTHING  # reads and the health probe say why
@@ -65,12 +71,14 @@ def completer(docroot: Docroot, source_reads: CapacityLimiter | None = None) -> 
     return complete
 
 
-def _complete(docroot: Docroot, ref: Any, argument: Any) -> Completion | Field:
-    """The completion of `argument`, or the field whose live source must be read for it."""
+def _complete(docroot: Docroot, projects: Projects, ref: Any, argument: Any, context: Any) -> Completion | tuple[Field, Path | None]:
+    """The completion of `argument`, or the field whose live source must be read for it with the project the arguments name."""
     typed = argument.value or ""
     reference = ref.name if isinstance(ref, PromptReference) else getattr(ref, "uri", "")
     if max(len(typed), len(argument.name), len(reference)) > MAX_INPUT:
         return NOTHING
+    if argument.name == PROJECT and projects.under is not None:
+        return _matching(projects.folders(), typed)
     built = docroot.current()
     if isinstance(ref, PromptReference):
         if ref.name == ROUTE_PROMPT:
@@ -89,14 +97,26 @@ def _complete(docroot: Docroot, ref: Any, argument: Any) -> Completion | Field:
     located = entrypoint.forms.fields.get(argument.name)
     if located is None:
         return NOTHING
-    field, phase = located[1], docroot.active_phase(built)
+    field, project = located[1], _project(projects, context)
     if field.live:
-        return field
+        return field, project
+    phase = docroot.active_phase(built, project)
     key = (entrypoint.uri, field.name, phase)
     choices = built.recall(CHOICES, key)
     if choices is MISSING:
         choices = built.remember(CHOICES, key, _choices(field, phase))
     return _matching(choices, typed)
+
+
+def _project(projects: Projects, context: Any) -> Path | None:
+    """The project the arguments given so far name (C10), if they name one a read may have; else None (the server's own)."""
+    given = (getattr(context, "arguments", None) or {}).get(PROJECT)
+    if projects.under is None or not isinstance(given, str) or len(given) > MAX_INPUT:
+        return None
+    try:
+        return projects.named((given,))
+    except GuideError:
+        return None
 
 
 def _matching(candidates: Iterable[str], typed: str) -> Completion:
@@ -116,9 +136,9 @@ def _choices(field: Field, active_phase: str | None) -> tuple[str, ...]:
     return tuple(show(choice) for choice in choices) if choices is not None else field.type.words
 
 
-def _live_choices(docroot: Docroot, field: Field) -> tuple[str, ...]:
-    """What a live source offers now (as a form would offer it); nothing when it cannot be read (the log says why)."""
-    found = sources.read_source(field.source, sources.project_of(docroot)) if field.source is not None else ()
+def _live_choices(docroot: Docroot, field: Field, project: Path | None) -> tuple[str, ...]:
+    """What a live source offers now in the project (as a form would offer it); nothing when it cannot be read (the log says why)."""
+    found = sources.read_source(field.source, sources.project_of(docroot, project)) if field.source is not None else ()
     return found if isinstance(found, tuple) else ()
 
 

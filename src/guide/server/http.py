@@ -82,6 +82,9 @@ def startup_warnings(settings: Settings, authenticated: bool) -> list[str]:
             f"warning: serving {host} without authentication: anyone who can reach this port reads the docroot; "
             "set GUIDE_AUTH_TOKENS or GUIDE_AUTH_JWKS_URI/GUIDE_AUTH_PUBLIC_KEY (see deploy/README.md)"
         )
+    if settings.projects_under is not None:
+        found.append(f"note: every caller that reaches {host} may name any folder inside --projects-under as the project of a read "
+                     "(its workflow phase, and the names of the folders there); see docs/security.md")
     options = run_options(settings)
     if options["host_origin_protection"] is True and not options["allowed_hosts"]:
         names = "localhost, 127.0.0.1, ::1" + ("" if _is_unspecified(host) else f" or {host}")

@@ -27,7 +27,7 @@ from guide.docroot.layout import document_type
 from guide.errors import GuideError
 from guide.forms.fields import Field
 from guide.forms.values import accepted
-from guide.protocol import MIME, ROUTE_PROMPT
+from guide.protocol import MIME, PROJECT, ROUTE_PROMPT
 from guide.routes.lookup import AddressRead, CommandRead, PromptRead
 from guide.server import work
 from guide.server.service import Service
@@ -37,6 +37,7 @@ COMPONENTS = "components"
 """The build's memo of read components, one per address (and prompt name)."""
 KEPT_ADDRESS_LENGTH = 1024
 """Reads of longer addresses get a fresh component each time: the memo must stay small."""
+PROJECT_ARGUMENT = "The project folder this read is about: an absolute path inside the server's --projects-under folder (default: the server's own project)"
 
 
 class EntrypointText(ResourceResult):
@@ -87,6 +88,11 @@ class DocrootProvider(SkillsSource, Provider):
         super().__init__()
         self.service = service
         self.docroot: Docroot = service.docroot
+
+    @property
+    def _project_keyword(self) -> tuple[str, ...]:
+        """The `project` keyword, listed with each template and command prompt when reads may name their project (C10)."""
+        return (PROJECT,) if self.service.projects.under is not None else ()
 
     async def get_tasks(self) -> list:
         """No docroot component runs as a background task (so start-up need not list the docroot)."""
@@ -163,7 +169,8 @@ class DocrootProvider(SkillsSource, Provider):
 
     def _templates(self, built: Built) -> list[ResourceTemplate]:
         return [
-            ResourceTemplate(uri_template=template_uri(e), name=e.name, description=e.description, mime_type=MIME, parameters={})
+            ResourceTemplate(uri_template=template_uri(e, self._project_keyword), name=e.name, description=e.description, mime_type=MIME,
+                             parameters={})
             for e in built.every("command") + built.every("skill")
             if e.forms.forms
         ]
@@ -216,6 +223,7 @@ class DocrootProvider(SkillsSource, Provider):
             for form in command.forms.forms
             for field in form.fields
         ]
+        arguments += [PromptArgument(name=name, description=PROJECT_ARGUMENT, required=False) for name in self._project_keyword]
         prompt = GuidePrompt(name=address.prompt_name(command.name), description=command.description or None, arguments=arguments)
         prompt._service = self.service
         prompt._command = command.name
@@ -232,9 +240,9 @@ def _mime(built: Built, uri: str) -> str:
     return document_type(rel) if rel else MIME
 
 
-def template_uri(entrypoint: Entrypoint) -> str:
-    """The resource template of an entrypoint: its address with its fields as query keywords."""
-    return address.template(entrypoint.uri, [field.name for form in entrypoint.forms.forms for field in form.fields])
+def template_uri(entrypoint: Entrypoint, reserved: tuple[str, ...] = ()) -> str:
+    """The resource template of an entrypoint: its address with its fields (and the `reserved` keywords it takes) as query keywords."""
+    return address.template(entrypoint.uri, [*(field.name for form in entrypoint.forms.forms for field in form.fields), *reserved])
 
 
 def field_description(field: Field, message: str) -> str:

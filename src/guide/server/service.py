@@ -14,8 +14,9 @@ and all of a request's checks share one time budget (`keywords.request_budget`).
 import time
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
+from pathlib import Path
 from typing import Any, TypeVar
 
 from anyio import CapacityLimiter
@@ -24,10 +25,12 @@ from fastmcp import Context
 from guide.docroot import sources
 from guide.docroot.built import MISSING
 from guide.docroot.folder import Docroot
+from guide.docroot.projects import Projects
 from guide.errors import GuideError
 from guide.forms.keywords import request_budget
 from guide.forms.sources import Live
 from guide.forms.step import Ask, Fail, Outcome, Render, Request
+from guide.protocol import PROJECT
 from guide.render import MAX_OUTPUT
 from guide.routes.finish import document_text, finish, keeps, rendered_before
 from guide.routes.lookup import AddressRead, Call, CommandRead, Document, Read, Resolved, resolve
@@ -45,7 +48,7 @@ ANSWER_TIMEOUT = 600.0
 RESOLVED = "resolved"
 """The build's memo of resolved reads (by the read value)."""
 ANSWERED = "answered"
-"""The build's memo of the text a fresh read (no continuation) renders at once, by the read, the channel and the phase."""
+"""The build's memo of the text a fresh read (no continuation) renders at once, by the read, the channel, the phase and the project."""
 KEPT_LENGTH = 1024
 """Reads longer than this (their address or prompt line) are resolved each time: the memo must stay small."""
 
@@ -103,7 +106,10 @@ class Service:
     max_output: int = MAX_OUTPUT
     metrics: Metrics = field(default_factory=lambda: Metrics(counters=None, access=False))
     slow_checks: CapacityLimiter = field(default_factory=work.slow_checks)
+    projects: Projects = field(default_factory=Projects)
+    """The projects a read may name (C10, `--projects-under`); by default none but the docroot's own."""
     source_reads: CapacityLimiter = field(default_factory=work.source_reads)
+    """At most this many live sources (`git-*`, `files:`) read at once, reads and completions together."""
 
     async def read(self, ctx: Context, read: Read, *, tool: bool = False, rendered: Callable[[str], Any] = str) -> Any:
         """The answer to `read`, with Guide's errors translated for the client (an error result for the tool).
@@ -115,9 +121,10 @@ class Service:
         sent = partial(_sendable, ctx, read, 2 if tool else 1)  # the tool's result carries its text twice (content and structured)
         return await guarded(lambda: self._observed(served, sent, rendered), served.era.error, tool=tool)
 
-    async def guarded(self, ctx: Context, work: Callable[[], Awaitable[T]], *, tool: bool = False) -> T:
-        """Run a request's `work` outside `read` (the App form's rounds), its Guide errors said as the request's era says them."""
-        return await guarded(work, self.eras.for_request(ctx).error, tool=tool)
+    async def guarded(self, ctx: Context, work: Callable[[Era], Awaitable[T]], *, tool: bool = False) -> T:
+        """Run a request's `work` outside `read` (the App form's rounds) in the request's era, its Guide errors said as that era says them."""
+        era = self.eras.for_request(ctx)
+        return await guarded(lambda: work(era), era.error, tool=tool)
 
     async def _observed(self, served: _Round, sent: Callable[[str], str], rendered: Callable[[str], Any]) -> Any:
         with self.metrics.reading(served.read, served.era.name, served.channel.name):
@@ -142,26 +149,47 @@ class Service:
         metrics.resolved(found.entrypoint.kind, found.entrypoint.uri, found.keywords, len(found.args))
         return found
 
+    async def project_of(self, ctx: Context | None, call: Call, era: Era | None) -> Call:
+        """`call` with the project of this read (`Call.project`, C10): the folder its `project` keyword names (checked against
+        `--projects-under`), else on the legacy protocol the client's one root inside that folder, else the docroot's own project."""
+        given = call.keywords.get(PROJECT)
+        project: Path | None = None
+        if given is not None:
+            project = await work.off_loop(self.projects.named, given)
+        elif self.projects.under is not None and ctx is not None and era is not None:
+            roots = await era.roots(ctx)
+            project = await work.off_loop(self.projects.rooted, roots) if roots else None
+        if project is None and call.project is not None:
+            return call  # the docroot's own, given when it was resolved: a copy per read would cost 5 us of a 100 us read
+        return replace(call, project=project or self.docroot.project)
+
+    def _request(self, call: Call, *, can_elicit: bool, phase: str | None, live: dict[str, Live]) -> Request:
+        """The core's request of a call whose project is known; its state carries the project when it is not the docroot's own."""
+        named = "" if call.project in (None, self.docroot.project) else str(call.project)
+        return call.request(can_elicit=can_elicit, active_phase=phase, project=named, live=live)
+
     async def _phase(self, call: Call) -> str | None:
-        known, phase = self.docroot.peek_phase(call.built)
-        return phase if known else await work.off_loop(self.docroot.active_phase, call.built)
+        known, phase = self.docroot.peek_phase(call.built, call.project)
+        return phase if known else await work.off_loop(self.docroot.active_phase, call.built, call.project)
 
     async def _live(self, call: Call) -> dict[str, Live]:
         """What the call's live sources (`git-*`, `files:`) offer now, read in a worker thread; nothing when it has none."""
         forms = call.entrypoint.forms
         if not forms.live:
             return {}
-        return await work.off_loop(sources.derive, forms, sources.project_of(self.docroot), call.supplied(), limiter=self.source_reads)
+        project = sources.project_of(self.docroot, call.project)
+        return await work.off_loop(sources.derive, forms, project, call.supplied(), limiter=self.source_reads)
 
     async def _call(self, served: _Round, call: Call, rendered: Callable[[str], Any]) -> Any:
+        call = await self.project_of(served.ctx, call, served.era)
         phase, live = await self._phase(call), await self._live(call)
         opening, channel = served.era.opening(served.ctx), served.channel
         # A read whose choices are live is answered afresh each time: what it may render depends on the project now.
-        fresh = (served.read, channel.name, phase) if not opening.continues and not live else None
+        fresh = (served.read, channel.name, phase, call.project) if not opening.continues and not live else None
         text = call.built.recall(ANSWERED, fresh) if fresh is not None else MISSING
         if text is not MISSING:
             return rendered(text)
-        request = call.request(can_elicit=channel.asks, active_phase=phase, live=live)
+        request = self._request(call, can_elicit=channel.asks, phase=phase, live=live)
         with _pattern_budget(request):
             outcome = await self._step(request, partial(opening.step, request))  # the pure first step: no file, no build
             if isinstance(outcome, Ask):
@@ -183,17 +211,19 @@ class Service:
             text = await work.off_loop(partial(finish, call, outcome, phase, max_output=self.max_output))
         return text
 
-    async def step(self, read: Read, opening: Opening) -> str | Asking:
+    async def step(self, read: Read, opening: Opening, ctx: Context | None = None, era: Era | None = None) -> str | Asking:
         """One round of an interaction held outside the protocol (the App form's): the text `read` renders, or the forms it asks.
 
         `opening` is where the round starts (nothing, or a state and answers).
         The person is asked (`can_elicit`), so defaults are offered, not applied.
+        `ctx`, the round's request in `era`, may name the read's project by the client's roots.
         """
         found = await self._found(read)
         if not isinstance(found, Call):
             return found
+        found = await self.project_of(ctx, found, era)
         phase = await self._phase(found)
-        request = found.request(can_elicit=True, active_phase=phase, live=await self._live(found))
+        request = self._request(found, can_elicit=True, phase=phase, live=await self._live(found))
         with _pattern_budget(request):
             outcome = await self._step(request, partial(opening.step, request))
         if isinstance(outcome, Ask):
@@ -216,6 +246,8 @@ class Service:
         built = self.docroot.current()
         try:
             found: Resolved | _Refused = resolve(built, read)
+            if isinstance(found, Call):
+                found = replace(found, project=self.docroot.project)  # what most reads are about (`project_of`)
         except GuideError as error:
             found = _Refused.of(error)
         return built.remember(RESOLVED, read, found) if read.size <= KEPT_LENGTH else found

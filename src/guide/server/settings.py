@@ -136,6 +136,9 @@ SETTINGS = (
     Setting("docroot", "GUIDE_DOCROOT", "the docroot folder (default: the bundled example)", _folder, EXAMPLE_DOCROOT, "--docroot", "DIR"),
     Setting("project", "GUIDE_PROJECT", "the project folder whose workflow state file names the phase (default: the working folder)",
             _folder, None, "--project", "DIR"),
+    Setting("projects_under", "GUIDE_PROJECTS_UNDER", "a folder of projects: a read may name one inside it with project=<absolute path> "
+            "(prompt flag --project; a legacy client by its one root inside it) for its workflow phase (default: none, one project)",
+            _folder, None, "--projects-under", "DIR"),
     Setting("transport", "GUIDE_TRANSPORT", "stdio, or streamable HTTP at /mcp", _choice(TRANSPORTS), "stdio", "--transport", "stdio|http"),
     Setting("host", "GUIDE_HOST", "the HTTP host to listen on (default: 127.0.0.1)", str.strip, "127.0.0.1", "--host", "HOST"),
     Setting("port", "GUIDE_PORT", "the HTTP port (default: 8000)", _number(int), 8000, "--port", "PORT"),
@@ -184,6 +187,7 @@ class Settings:
 
     docroot: Path = EXAMPLE_DOCROOT
     project: Path | None = None
+    projects_under: Path | None = None
     transport: str = "stdio"
     host: str = "127.0.0.1"
     port: int = 8000

@@ -26,7 +26,7 @@ from guide.routes.lookup import AddressRead
 from guide.server.channels.app import OPEN_TOOL, PAGE_URI, SUBMIT_TOOL
 from guide.server.channels.app_state import seal, unseal
 from guide.server.channels.base import Declared
-from guide.server.eras.base import Opening
+from guide.server.eras.base import Era, Opening
 from guide.server.eras.questions import read_answers
 from guide.server.provider import GuideResource
 from guide.server.service import Asking, Service
@@ -58,13 +58,13 @@ def install(server: FastMCP, service: Service, security: RequestStateSecurity) -
 
     @server.tool(name=OPEN_TOOL, description=OPEN_DESCRIPTION, app=AppConfig(resource_uri=PAGE_URI, visibility=["model"]))
     async def open_form(uri: str, ctx: Context) -> ToolResult:
-        return await service.guarded(ctx, lambda: _round(service, security, ctx, uri, None, None), tool=True)
+        return await service.guarded(ctx, lambda era: _round(service, security, ctx, era, uri, None, None), tool=True)
 
     server.add_middleware(ForAppClients())
 
     @server.tool(name=SUBMIT_TOOL, description=SUBMIT_DESCRIPTION, app=AppConfig(resource_uri=PAGE_URI, visibility=["app"]))
     async def submit_form(uri: str, state: str, answers: dict[str, Any], ctx: Context) -> ToolResult:
-        return await service.guarded(ctx, lambda: _round(service, security, ctx, uri, state, answers), tool=True)
+        return await service.guarded(ctx, lambda era: _round(service, security, ctx, era, uri, state, answers), tool=True)
 
 
 class ForAppClients(Middleware):
@@ -90,7 +90,7 @@ class ForAppClients(Middleware):
         return [resource for resource in result if isinstance(resource, GuideResource) or str(resource.uri) != PAGE_URI]
 
 
-async def _round(service: Service, security: RequestStateSecurity, ctx: Context, uri: str, sealed: str | None,
+async def _round(service: Service, security: RequestStateSecurity, ctx: Context, era: Era, uri: str, sealed: str | None,
                  returned: dict[str, Any] | None) -> ToolResult:
     """One round: the first (`sealed` None) or a submission; the forms it asks, or the text it renders."""
     opening = Opening()
@@ -100,7 +100,7 @@ async def _round(service: Service, security: RequestStateSecurity, ctx: Context,
         if isinstance(answers, str):
             raise StateError(f"{answers}; {state.RESTART}")
         opening = Opening(text, answers)
-    found = await service.step(AddressRead(uri), opening)
+    found = await service.step(AddressRead(uri), opening, ctx, era)
     if isinstance(found, Asking):
         return _asking(security, ctx, uri, found, first=sealed is None)
     return ToolResult(content=[TextContent(type="text", text=found)], structured_content={"guide": "rendered", "uri": uri, "text": found})

@@ -66,6 +66,9 @@ class Era(Protocol):
 
         `ui` names an App page each form request offers to render it (the draft app-rendered elicitation)."""
 
+    async def roots(self, ctx: Context) -> tuple[str, ...]:
+        """The roots (`file://` addresses) the client of this request declares; none where the era has no roots (C10)."""
+
     def error(self, error: GuideError) -> MCPError:
         """The JSON-RPC error this era's clients get for a Guide error."""
 

@@ -21,7 +21,7 @@ from fastmcp.server.middleware import Middleware
 from mcp import MCPError
 from mcp.server.connection import Connection
 from mcp.shared.message import ServerMessageMetadata
-from mcp_types import REQUEST_TIMEOUT, ElicitRequest, ElicitResult
+from mcp_types import REQUEST_TIMEOUT, ElicitRequest, ElicitResult, ListRootsRequest, ListRootsResult
 from pydantic import ValidationError
 from starlette.requests import Request as HttpRequest
 
@@ -38,6 +38,8 @@ log = logging.getLogger("guide")
 TIMEOUT_FLAG = "--answer-timeout"
 GONE_POLL = 1.0
 """Seconds between two looks at whether a waiting read's HTTP connection is still open."""
+ROOTS_TIMEOUT = 10.0
+"""Seconds a client that declares roots has to list them (C10: its one root inside `--projects-under` names the read's project)."""
 NOTIFY_TIMEOUT = 10.0
 """Seconds a legacy session has to take one list-changed notification; one that does not is told no more."""
 
@@ -73,6 +75,20 @@ class Legacy:
             metrics.form_answered(result.action)
             outcome = await stepping(partial(step, request, outcome.progress, {question.form: Answer(result.action, result.content)}))
         return outcome
+
+    async def roots(self, ctx: Context) -> tuple[str, ...]:
+        """The roots the client declares, asked with `roots/list` within `ROOTS_TIMEOUT`; none if it declares no roots or cannot answer."""
+        capabilities = ctx.session.client_capabilities
+        if capabilities is None or capabilities.roots is None:
+            return ()
+        metadata = ServerMessageMetadata(related_request_id=ctx.request_id)
+        try:
+            listed = await ctx.session.send_request(ListRootsRequest(), ListRootsResult, request_read_timeout_seconds=ROOTS_TIMEOUT, metadata=metadata)
+        except (MCPError, ValidationError) as error:
+            log.warning("%s declares roots but did not list them (%s); its read is about the default project", client_name(ctx),
+                        clip(str(error).splitlines()[0] if str(error) else type(error).__name__, 200))
+            return ()
+        return tuple(str(root.uri) for root in listed.roots)
 
     def error(self, error: GuideError) -> MCPError:
         """A Guide error as every era says it."""

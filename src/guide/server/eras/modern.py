@@ -67,6 +67,10 @@ class Modern:
             )
         )
 
+    async def roots(self, ctx: Context) -> tuple[str, ...]:
+        """None: roots are deprecated on 2026-07-28 (a read names its project with the `project` keyword)."""
+        return ()
+
     def error(self, error: GuideError) -> MCPError:
         """A Guide error for a 2026-07-28 client: input only a form could give is a missing capability (C7.6)."""
         return missing_capability(str(error), error.data) if isinstance(error, MissingInputError) else to_mcp(error)
