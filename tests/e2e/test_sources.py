@@ -4,6 +4,7 @@ import asyncio
 import os
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from e2e_support import INVALID_PARAMS, Elicitor, prompt_text, read, read_error
@@ -303,3 +304,23 @@ async def test_a_skill_takes_its_choices_from_a_list(sourced, connect):
     assert asked.strip() == "TRIAGE production"
     assert elicitor.calls[0].schema["properties"]["env"] == {"type": "string", "enum": ["staging", "production"]}
     assert "invalid keyword env: qa is not one of the choices; it accepts one of: staging, production" in named.error.message
+
+
+async def test_one_server_offers_the_branches_and_files_of_the_project_each_read_names(sourced, connect, tmp_path):
+    under = tmp_path / "projects"
+    a = make_repo(under / "a", branches=["only-in-a"])
+    b = make_repo(under / "b", branches=["only-in-b"])
+    (b / "docs").mkdir()
+    (b / "docs" / "b.md").write_text("x\n", encoding="utf-8")
+    server = create_server(sourced.root, project=sourced.project, projects_under=under, watch=False)
+    elicitor = Elicitor().answer(branch={"branch": "only-in-b"})
+    async with connect(server, elicitor) as client:
+        in_a = await read(client, f"guide://_checkout/only-in-a?project={quote(str(a), safe='')}")
+        refused = await read_error(client, f"guide://_checkout/only-in-b?project={quote(str(a), safe='')}")
+        asked = await read(client, f"guide://_checkout?project={quote(str(b), safe='')}")
+        own = await read(client, "guide://_checkout/zeta")
+        notes = await read_error(client, f"guide://_open?project={quote(str(a), safe='')}")
+    assert in_a.strip() == "CHECKOUT only-in-a" and asked.strip() == "CHECKOUT only-in-b" and own.strip() == "CHECKOUT zeta"
+    assert "only-in-b is not one of the choices; it accepts one of: main, only-in-a" in refused.error.message
+    assert elicitor.calls[0].schema["properties"]["branch"]["enum"] == ["main", "only-in-b"]
+    assert "source files:docs/**/*.md matches no file in the project" in notes.error.message and str(a) not in notes.error.message
