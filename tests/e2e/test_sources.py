@@ -320,6 +320,8 @@ async def test_one_server_offers_the_branches_and_files_of_the_project_each_read
         asked = await read(client, f"guide://_checkout?project={quote(str(b), safe='')}")
         own = await read(client, "guide://_checkout/zeta")
         notes = await read_error(client, f"guide://_open?project={quote(str(a), safe='')}")
+        completed = await client.complete(PromptReference(name="checkout"), {"name": "branch", "value": ""}, context_arguments={"project": str(a)})
+    assert list(completed.values) == ["main", "only-in-a"]
     assert in_a.strip() == "CHECKOUT only-in-a" and asked.strip() == "CHECKOUT only-in-b" and own.strip() == "CHECKOUT zeta"
     assert "only-in-b is not one of the choices; it accepts one of: main, only-in-a" in refused.error.message
     assert elicitor.calls[0].schema["properties"]["branch"]["enum"] == ["main", "only-in-b"]
