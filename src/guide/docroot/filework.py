@@ -182,12 +182,13 @@ class Files:
 
     def declared(self, rel: str, allow_source: bool) -> Declared:
         """The forms a file declares, with their problems (one file may be included by many entrypoints)."""
-        key = (allow_source, self.snapshot.config.phases)
+        config = self.snapshot.config
+        key = (allow_source, config.phases, tuple(config.lists.items()))
         found = self.works.get(rel).declared.get(key)
         if found is None:
-            front = self.front(rel)
-            meta = front.meta if isinstance(front, Front) else {}
-            forms, issues = declare_forms(meta.get("elicitation"), origin=rel, fallback_all=meta.get("fallback"), allow_source=allow_source, phases=key[1])
+            meta = front.meta if isinstance(front := self.front(rel), Front) else {}
+            forms, issues = declare_forms(meta.get("elicitation"), origin=rel, fallback_all=meta.get("fallback"), allow_source=allow_source,
+                                          phases=key[1], lists=config.lists)
             found = self.works.note_declared(rel, key, (tuple(forms), tuple(issues)))
         return found
 

@@ -66,7 +66,7 @@ def create_server(docroot: Path | None = None, project: Path | None = None, *, s
 
     if settings.app_forms:
         app_tools.install(server, service, security)
-    server.completion(completer(root, service.projects))
+    server.completion(completer(root, service.projects, service.source_reads))
     if counters is not None:
         _measure(server, counters, root, eras, startup)
     return server

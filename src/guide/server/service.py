@@ -22,12 +22,14 @@ from typing import Any, TypeVar
 from anyio import CapacityLimiter
 from fastmcp import Context
 
+from guide.docroot import sources
 from guide.docroot.built import Built
 from guide.docroot.folder import Docroot
 from guide.docroot.memo import MEGA, UNBUILT, Kept, Unbuilt
 from guide.docroot.projects import Projects
 from guide.errors import GuideError
 from guide.forms.keywords import request_budget
+from guide.forms.sources import Live
 from guide.forms.step import Ask, Fail, Outcome, Render, Request
 from guide.protocol import PROJECT
 from guide.render import MAX_OUTPUT
@@ -106,6 +108,8 @@ class Service:
     slow_checks: CapacityLimiter = field(default_factory=work.slow_checks)
     projects: Projects = field(default_factory=Projects)
     """The projects a read may name (C10, `--projects-under`); by default none but the docroot's own."""
+    source_reads: CapacityLimiter = field(default_factory=work.source_reads)
+    """At most this many live sources (`git-*`, `files:`) read at once, reads and completions together."""
 
     async def read(self, ctx: Context, read: Read, *, tool: bool = False, rendered: Callable[[str], Any] = str) -> Any:
         """The answer to `read`, with Guide's errors translated for the client (an error result for the tool).
@@ -157,24 +161,33 @@ class Service:
             return call  # the docroot's own, given when it was resolved: a copy per read would cost 5 us of a 100 us read
         return replace(call, project=project or self.docroot.project)
 
-    def _request(self, call: Call, *, can_elicit: bool, phase: str | None) -> Request:
+    def _request(self, call: Call, *, can_elicit: bool, phase: str | None, live: dict[str, Live]) -> Request:
         """The core's request of a call whose project is known; its state carries the project when it is not the docroot's own."""
         named = "" if call.project in (None, self.docroot.project) else str(call.project)
-        return call.request(can_elicit=can_elicit, active_phase=phase, project=named)
+        return call.request(can_elicit=can_elicit, active_phase=phase, project=named, live=live)
 
     async def _phase(self, call: Call) -> str | None:
         return await work.built_or_build(self.docroot, lambda built: self.docroot.known_phase(built, call.project),
                                          lambda built: self.docroot.active_phase(built, call.project), built=call.built)
 
+    async def _live(self, call: Call) -> dict[str, Live]:
+        """What the call's live sources (`git-*`, `files:`) offer now, read in a worker thread; nothing when it has none."""
+        forms = call.entrypoint.forms
+        if not forms.live:
+            return {}
+        project = sources.project_of(self.docroot, call.project)
+        return await work.off_loop(sources.derive, forms, project, call.supplied(), limiter=self.source_reads)
+
     async def _call(self, served: _Round, call: Call, rendered: Callable[[str], Any]) -> Any:
         call = await self.project_of(served.ctx, call, served.era)
-        phase = await self._phase(call)
+        phase, live = await self._phase(call), await self._live(call)
         opening, channel = served.era.opening(served.ctx), served.channel
-        fresh = (served.read, channel.name, phase, call.project) if not opening.continues else None
+        # A read whose choices are live is answered afresh each time: what it may render depends on the project now.
+        fresh = (served.read, channel.name, phase, call.project) if not opening.continues and not live else None
         text: str | Unbuilt = call.built.recall(ANSWERED, fresh) if fresh is not None else UNBUILT
         if text is not UNBUILT:
             return rendered(text)
-        request = self._request(call, can_elicit=channel.asks, phase=phase)
+        request = self._request(call, can_elicit=channel.asks, phase=phase, live=live)
         with _pattern_budget(request):
             outcome = await self._step(request, partial(opening.step, request))  # the pure first step: no file, no build
             if isinstance(outcome, Ask):
@@ -206,7 +219,7 @@ class Service:
             return found
         found = await self.project_of(ctx, found, era)
         phase = await self._phase(found)
-        request = self._request(found, can_elicit=True, phase=phase)
+        request = self._request(found, can_elicit=True, phase=phase, live=await self._live(found))
         with _pattern_budget(request):
             outcome = await self._step(request, partial(opening.step, request))
         if isinstance(outcome, Ask):

@@ -14,7 +14,8 @@ work nobody waits on (the start check, keeping parses), which a stopping server
 abandons rather than waits for. Work that may take a time budget whatever its
 size (checking values against a backtracking pattern) runs in threads of its own
 few (`slow_checks`), so however many requests bring such work, the pool stays
-free for everyone else's.
+free for everyone else's; so do reads of live sources (`source_reads`), which
+start a process each.
 """
 
 from collections.abc import Callable
@@ -31,6 +32,15 @@ T = TypeVar("T")
 
 SLOW_CHECK_THREADS = 2
 """Worker threads that check values against backtracking patterns at once (one per core of a small machine); more requests wait their turn."""
+
+
+SOURCE_READS = 4
+"""Live sources (a `git` process, a walk of the project's folders) read at once by one server; more reads wait their turn."""
+
+
+def source_reads() -> CapacityLimiter:
+    """A limiter for one server's reads of live sources (`SOURCE_READS` at once), to pass to `off_loop`."""
+    return CapacityLimiter(SOURCE_READS)
 
 
 def slow_checks() -> CapacityLimiter:
