@@ -326,3 +326,43 @@ async def test_one_server_offers_the_branches_and_files_of_the_project_each_read
     assert "only-in-b is not one of the choices; it accepts one of: main, only-in-a" in refused.error.message
     assert elicitor.calls[0].schema["properties"]["branch"]["enum"] == ["main", "only-in-b"]
     assert "source files:docs/**/*.md matches no file in the project" in notes.error.message and str(a) not in notes.error.message
+
+
+SHIP = """\
+    ---
+    description: Ship a branch to the next phase.
+    elicitation:
+      ship:
+        message: Which branch, to which phase?
+        schema:
+          type: object
+          properties:
+            branch: {type: string, source: git-branches}
+            next: {type: string, source: workflow-phases}
+          required: [branch, next]
+    ---
+    SHIP {{kwargs.branch}} TO {{kwargs.next}}
+    """
+
+
+async def test_one_server_asks_the_phase_and_the_branch_of_each_project_a_read_names(empty_docroot, connect, tmp_path):
+    """C10 with C5: two projects under `--projects-under`, each its own repository and phase; one server asks each its own choices."""
+    empty_docroot.write("guide.yaml", "workflow:\n  phases: [planning, building, review]\n")
+    empty_docroot.write("_commands/ship.md", SHIP)
+    under = tmp_path / "projects"
+    first = make_repo(under / "first", branches=["first-fix"])
+    second = make_repo(under / "second", branches=["second-fix"])
+    (first / ".guide.yaml").write_text("phase: planning\n", encoding="utf-8")
+    (second / ".guide.yaml").write_text("phase: review\n", encoding="utf-8")
+    server = create_server(empty_docroot.root, project=empty_docroot.project, projects_under=under, watch=False)
+    elicitor = Elicitor().answer(branch=[{"branch": "first-fix", "next": "building"}, {"branch": "second-fix", "next": "planning"}])
+    async with connect(server, elicitor) as client:
+        shipped_first = await read(client, f"guide://_ship?project={quote(str(first), safe='')}")
+        shipped_second = await read(client, f"guide://_ship?project={quote(str(second), safe='')}")
+        crossed = await read_error(client, f"guide://_ship?branch=second-fix&next=review&project={quote(str(first), safe='')}")
+    assert (shipped_first.strip(), shipped_second.strip()) == ("SHIP first-fix TO building", "SHIP second-fix TO planning")
+    asked_first, asked_second = (call.schema["properties"] for call in elicitor.calls)
+    assert asked_first["branch"]["enum"] == ["first-fix", "main"] and asked_second["branch"]["enum"] == ["main", "second-fix"]
+    assert asked_first["next"]["enum"] == ["building", "review"]  # the active phase of each project is not on offer
+    assert asked_second["next"]["enum"] == ["planning", "building"]
+    assert "second-fix is not one of the choices" in crossed.error.message
