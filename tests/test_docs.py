@@ -62,7 +62,7 @@ def test_each_yaml_example_is_an_excerpt_of_the_named_file(source, block):
 def _works(docroot: Path, uri: str) -> bool:
     """Whether the address reads content, or finds an entrypoint whose keywords it gives are valid, on that docroot."""
     try:
-        found = resolve(Docroot(docroot).current(), AddressRead(uri))
+        found = resolve(Docroot(docroot).build(), AddressRead(uri))
     except GuideError:
         return False
     return not isinstance(found, Call) or not isinstance(read_keywords(found.request(can_elicit=True, active_phase=None)), Fail)

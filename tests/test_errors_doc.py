@@ -12,13 +12,13 @@ from fastmcp.client.elicitation import ElicitResult
 from mcp import MCPError
 from mcp.client.subscriptions import listen
 
+import guide.server.service as service_module
 from guide.docroot.folder import GONE, Docroot
 from guide.examples import DOCROOT
 from guide.forms.step import Fail, step
 from guide.routes.lookup import AddressRead, resolve
 from guide.server.app import create_server
 from guide.server.eras import listen as listen_module
-from guide.server.service import Service
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "errors.md"
 
@@ -27,7 +27,7 @@ def test_the_documented_failure_is_the_one_a_client_without_forms_gets():
     text = DOC.read_text()
     message = re.search(r"```\n(.*?)\n```", text, re.S).group(1)
     data = json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1))
-    call = resolve(Docroot(DOCROOT).current(), AddressRead(data["address"]))
+    call = resolve(Docroot(DOCROOT).build(), AddressRead(data["address"]))
     outcome = step(call.request(can_elicit=False, active_phase=None))
     assert isinstance(outcome, Fail)
     assert str(outcome.error) == message  # the summary line, then the agent channel's questions (C7.12 c)
@@ -135,7 +135,7 @@ async def _observed(tmp_path: Path, mode: str, monkeypatch) -> dict[str, set[int
 
             note(row, await _code(listening))
         with monkeypatch.context() as patched:
-            patched.setattr(Service, "_resolve", lambda self, read: 1 / 0)
+            patched.setattr(service_module, "_resolve", lambda built, read: 1 / 0)
             note("an unexpected failure inside Guide", await _code(lambda: client.read_resource("guide://_other")))
         shutil.rmtree(root)
         note("the docroot folder is gone", await _gone(client))

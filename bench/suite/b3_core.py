@@ -21,7 +21,7 @@ TARGET_US = 50.0
 
 def rich_request(workdir: Path):
     root = rich_docroot(workdir / "b3-docroot")
-    call = resolve(Docroot(root, project_dir(workdir)).current(), AddressRead("guide://_rich"))
+    call = resolve(Docroot(root, project_dir(workdir)).build(), AddressRead("guide://_rich"))
     return call.request(can_elicit=True, active_phase=None)
 
 

@@ -67,7 +67,7 @@ def root(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def report(root):
-    return lint(Docroot(root).current())
+    return lint(Docroot(root).build())
 
 
 def errors_of(report, path):
@@ -194,7 +194,7 @@ def test_one_root_cause_is_reported_without_follow_on_errors(tmp_path):
         ),
     }
     write_files(tmp_path, files)
-    report = lint(Docroot(tmp_path).current())
+    report = lint(Docroot(tmp_path).build())
     messages = [(problem.path, problem.message) for problem in report.problems]
     assert [path for path, _ in messages] == ["_commands/pm.md", "guide.yaml"], messages
     assert "`pattern` '(' is not a valid regular expression" in messages[0][1]

@@ -47,7 +47,7 @@ Run {{kwargs.test_command}}.
 
 def report_for(tmp_path, body: str, **more: str):
     root = write_files(tmp_path, {"_commands/fix.md": HEAD + body, "_partials/verify.md": VERIFY, **more})
-    return root, lint(Docroot(root).current())
+    return root, lint(Docroot(root).build())
 
 
 def located(items, path="_commands/fix.md"):
@@ -63,7 +63,7 @@ def test_21_2_a_reference_that_nearly_names_a_field_is_an_error(tmp_path, tag):
     root, report = report_for(tmp_path, "Intro.\n" + tag.replace("%s", "isue") + "\n")
     assert located(report.problems) == [(BODY_LINE + 1, "`kwargs.isue` names no field; did you mean `issue`?")]
     with pytest.raises(AuthoringError, match="did you mean `issue`"):
-        resolve(Docroot(root).current(), AddressRead("guide://_fix?issue=42"))
+        resolve(Docroot(root).build(), AddressRead("guide://_fix?issue=42"))
 
 
 @pytest.mark.parametrize("name", ["isue", "Issue", "issues", "isuse", "tset_command", "test-command", "verbos"])
@@ -116,7 +116,7 @@ def test_21_2_names_that_exist_somewhere_in_reach_are_silent(tmp_path):
         "guide.yaml": "flags: {team: core}\n", "_commands/fix.md": head + body, "_partials/verify.md": VERIFY,
         "_partials/gated.md": gated, "_partials/extra.md": extra,
     })
-    report = lint(Docroot(root).current())
+    report = lint(Docroot(root).build())
     assert located(report.problems) == []
     assert [message for _, message in located(report.notes)] == [
         "`{{>extra}}` renders partial extra, whose forms are not asked here (its values render empty); add 'extra' to `includes`"

@@ -61,7 +61,7 @@ class Pausing(Mapping):
 
 def _previous(tmp_path) -> Built:
     root = write_files(tmp_path / "docroot", FILES)
-    built = Docroot(root, store=Store(None)).current()
+    built = Docroot(root, store=Store(None)).build()
     for index in range(10):  # a listing has begun: ten files are known
         built.front(f"_commands/c{index:03}.md")
     return built
@@ -85,13 +85,13 @@ def test_25_a_build_is_made_while_a_listing_adds_to_the_previous_one(tmp_path):
     snapshot = previous.snapshot
     paused = Snapshot(snapshot.root, snapshot.config, snapshot.layout, Pausing(snapshot.sources, go, done, patience=2.0))
     try:
-        built = Built(paused, limit=previous.limit, previous=previous)
+        built = Built(paused, limit=previous.files.limit, previous=previous)
     finally:
         go.set()
         worker.join(30)
     assert failed == [] and done.is_set()
     # What the previous build made of the file after this one was made is this one's too: the file is not read again.
-    assert built._files.get(LATE).front is not None
+    assert built.files.work(LATE).front is not None
     assert built.descriptions("command")[-1] == ("c399", "Command 399.")
 
 
@@ -104,11 +104,11 @@ def test_25_builds_are_made_again_and_again_from_a_build_a_listing_fills(tmp_pat
     failed: list[BaseException] = []
     builds = 0
     for _ in range(ROUNDS):
-        previous = Docroot(root, store=Store(None)).current()
+        previous = Docroot(root, store=Store(None)).build()
         listing = threading.Thread(target=_catching, args=(failed, functools.partial(previous.descriptions, "command")))
         listing.start()
         while listing.is_alive() or builds == 0:
-            _catching(failed, functools.partial(Built, previous.snapshot, limit=previous.limit, previous=previous))
+            _catching(failed, functools.partial(Built, previous.snapshot, limit=previous.files.limit, previous=previous))
             builds += 1
         listing.join()
         assert len(previous.descriptions("command")) == COMMANDS
@@ -118,7 +118,7 @@ def test_25_builds_are_made_again_and_again_from_a_build_a_listing_fills(tmp_pat
 def test_25_what_two_builds_note_of_a_shared_file_is_never_lost(tmp_path, fine_switches):
     """The old build reads every frontmatter while the new one notes what each text mentions: each file's record ends with both."""
     previous = _previous(tmp_path)
-    built = Built(previous.snapshot, limit=previous.limit, previous=previous)
+    built = Built(previous.snapshot, limit=previous.files.limit, previous=previous)
     rels = sorted(FILES)
     failed: list[BaseException] = []
     threads = [
@@ -130,8 +130,8 @@ def test_25_what_two_builds_note_of_a_shared_file_is_never_lost(tmp_path, fine_s
     for thread in threads:
         thread.join()
     assert failed == []
-    records: list[FileWork] = [built._files.get(rel) for rel in rels]
-    assert all(record is previous._files.get(rel) for record, rel in zip(records, rels)), "the two builds keep different records"
+    records: list[FileWork] = [built.files.work(rel) for rel in rels]
+    assert all(record is previous.files.work(rel) for record, rel in zip(records, rels)), "the two builds keep different records"
     assert all(record.front is not None and record.declared for record in records)
 
 

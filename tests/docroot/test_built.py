@@ -7,11 +7,14 @@ import threading
 import pytest
 from support.files import write_files
 
-import guide.docroot.built as built_module
+import guide.docroot.filework as filework_module
+from guide.docroot.built import EVERY
 from guide.docroot.entrypoints import Entrypoint
 from guide.docroot.folder import Docroot
+from guide.docroot.memo import UNBUILT, Kept, Once
 from guide.docroot.snapshot import Snapshot, Source
 from guide.docroot.store.disk import Store
+from guide.routes.finish import RENDERS
 
 FILES = {
     "_commands/a.md": "---\ndescription: A.\n---\nA {{>p}}\n",
@@ -30,15 +33,15 @@ def test_17_snapshots_sources_and_entrypoints_are_plain_records(value):
 
 def test_17_two_threads_parse_two_files_at_the_same_time(tmp_path, monkeypatch):
     root = write_files(tmp_path / "docroot", FILES)
-    built = Docroot(root, store=Store(None)).current()
+    built = Docroot(root, store=Store(None)).build()
     both_inside = threading.Barrier(2, timeout=30)  # each parse waits here for the other: serialised parses would never meet
-    real_split = built_module.split
+    real_split = filework_module.split
 
     def split(text):
         both_inside.wait()
         return real_split(text)
 
-    monkeypatch.setattr(built_module, "split", split)
+    monkeypatch.setattr(filework_module, "split", split)
     results, errors = {}, []
 
     def parse(rel):
@@ -58,34 +61,36 @@ def test_17_two_threads_parse_two_files_at_the_same_time(tmp_path, monkeypatch):
 def test_17_an_edit_keeps_what_was_made_of_the_other_files(tmp_path, monkeypatch):
     root = write_files(tmp_path / "docroot", FILES)
     docroot = Docroot(root, store=Store(None))
-    first = docroot.current()
+    first = docroot.build()
     assert [e.description for e in first.every("command")] == ["A.", "B."]
     parsed = []
-    real_split = built_module.split
-    monkeypatch.setattr(built_module, "split", lambda text: parsed.append(text) or real_split(text))
+    real_split = filework_module.split
+    monkeypatch.setattr(filework_module, "split", lambda text: parsed.append(text) or real_split(text))
     write_files(root, {"_commands/b.md": "---\ndescription: B, edited.\n---\nB\n"})
     docroot.invalidate([root / "_commands/b.md"])
-    second = docroot.current()
-    assert second is not first and second.peek(("command", "every")) is built_module.MISSING  # what depends on the whole snapshot starts afresh
+    second = docroot.build()
+    assert second is not first and second.made(EVERY, "command") is UNBUILT  # what depends on the whole snapshot starts afresh
     assert [e.description for e in second.every("command")] == ["A.", "B, edited."]
     assert len(parsed) == 1  # only the edited file is parsed again
 
 
-def test_17_peek_and_recall_never_build(tmp_path, monkeypatch):
+def test_17_built_made_and_recall_never_build(tmp_path, monkeypatch):
     root = write_files(tmp_path / "docroot", FILES)
     docroot = Docroot(root, store=Store(None))
-    assert docroot.peek() is None
-    built = docroot.current()
-    assert docroot.peek() is built
-    assert built.peek("anything") is built_module.MISSING and built.recall("renders", "key") is built_module.MISSING
-    assert built.value("anything", lambda: 42) == 42 and built.peek("anything") == 42
+    assert docroot.built() is None
+    built = docroot.build()
+    assert docroot.built() is built
+    anything: Once[int] = Once("anything")
+    assert built.made(anything) is UNBUILT and built.recall(RENDERS, "key") is UNBUILT
+    assert built.value(anything, lambda: 42) == 42 and built.made(anything) == 42 and built.made(anything, "a key") is UNBUILT
     docroot.invalidate()
-    assert docroot.peek() is None
+    assert docroot.built() is None
 
 
 def test_17_a_bounded_memo_forgets_its_oldest_value(tmp_path, monkeypatch):
-    monkeypatch.setitem(built_module.MEMO_SIZES, "renders", 2)
-    built = Docroot(write_files(tmp_path / "docroot", FILES), store=Store(None)).current()
+    two: Kept[str] = Kept("two texts", 2, 1000)
+    built = Docroot(write_files(tmp_path / "docroot", FILES), store=Store(None)).build()
     for key in ("a", "b", "c"):
-        built.remember("renders", key, key.upper())
-    assert [built.recall("renders", key) for key in ("a", "b", "c")] == [built_module.MISSING, "B", "C"]
+        built.remember(two, key, key.upper())
+    assert [built.recall(two, key) for key in ("a", "b", "c")] == [UNBUILT, "B", "C"]
+    assert built.recall(RENDERS, "b") is UNBUILT  # each declaration has a memo of its own

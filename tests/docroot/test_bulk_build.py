@@ -4,15 +4,16 @@ import gc
 
 from bench.harness.docroot_gen import generate
 from guide.docroot.folder import Docroot
+from guide.docroot.lint import report as lint_report
 
 
 def test_a_bulk_build_leaves_no_garbage_cycles_to_freeze(tmp_path):
     generate(tmp_path / "docroot", 200)  # every field type, `when` branches, partials, skills
     gc.collect()
-    snapshot = Docroot(tmp_path / "docroot").current()
+    snapshot = Docroot(tmp_path / "docroot").build()
     snapshot.every("command")
     snapshot.every("skill")
-    snapshot.report()
+    lint_report(snapshot)
     gc.set_debug(gc.DEBUG_SAVEALL)
     try:
         gc.collect()

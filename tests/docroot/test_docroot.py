@@ -5,9 +5,10 @@ import textwrap
 
 import pytest
 
-import guide.docroot.built as built_module
+import guide.docroot.filework as filework_module
 import guide.docroot.folder as folder_module
 from guide.docroot.folder import Docroot
+from guide.docroot.lint import report
 
 
 def write(root, rel, text):
@@ -24,11 +25,11 @@ def docroot_of(root, files, project=None):
 
 
 def snapshot(root, files, project=None):
-    return docroot_of(root, files, project).current()
+    return docroot_of(root, files, project).build()
 
 
 def problems_of(snap):
-    return [(p.path, p.line, p.form, p.field, p.message) for p in snap.report()[0]]
+    return [(p.path, p.line, p.form, p.field, p.message) for p in report(snap)[0]]
 
 
 FORM = """
@@ -121,7 +122,7 @@ def test_c2_longest_valid_skill_name(tmp_path):
 
 def test_c2_one_name_defined_twice(tmp_path):
     snap = snapshot(tmp_path, {"_commands/a.md": "1", "_commands/a.mustache": "2"})
-    assert any("command 'a' is also defined by" in p.message for p in snap.report()[0])
+    assert any("command 'a' is also defined by" in p.message for p in report(snap)[0])
 
 
 def test_c4_skill_name_must_equal_its_folder(tmp_path):
@@ -151,23 +152,23 @@ def test_c5_frontmatter_errors_name_the_line(tmp_path, text, line, says):
 def test_c5_file_that_is_not_utf8(tmp_path):
     (tmp_path / "_commands").mkdir()
     (tmp_path / "_commands/a.md").write_bytes(b"---\ndescription: \xff\n---\n")
-    assert problems_of(Docroot(tmp_path).current()) == [("_commands/a.md", None, None, None, "file is not UTF-8 text (byte 18 is 0xff)")]
+    assert problems_of(Docroot(tmp_path).build()) == [("_commands/a.md", None, None, None, "file is not UTF-8 text (byte 18 is 0xff)")]
 
 
 def test_c5_crlf_line_endings_are_read(tmp_path):
     (tmp_path / "_commands").mkdir()
     text = "---\r\ndescription: CRLF\r\nelicitation:\r\n  f:\r\n    message: m\r\n    schema: {type: object, properties: {x: {type: strin}}}\r\n---\r\nb\r\n"
     (tmp_path / "_commands/a.md").write_bytes(text.encode())
-    snap = Docroot(tmp_path).current()
+    snap = Docroot(tmp_path).build()
     assert snap.command("a").description == "CRLF"
-    assert [(p.line, p.field) for p in snap.report()[0]] == [(6, "x")]
+    assert [(p.line, p.field) for p in report(snap)[0]] == [(6, "x")]
 
 
 def test_c5_byte_order_mark_before_frontmatter(tmp_path):
     (tmp_path / "_commands").mkdir()
     text = "\ufeff---\ndescription: BOM\nelicitation:\n  f:\n    message: m\n    schema: {type: object, properties: {x: {type: string}}}\n---\nBody\n"
     (tmp_path / "_commands/a.md").write_bytes(text.encode())
-    snap = Docroot(tmp_path).current()
+    snap = Docroot(tmp_path).build()
     entry = snap.command("a")
     assert entry.description == "BOM" and [f.id for f in entry.forms.forms] == ["f"]
     assert "elicitation" not in snap.parsed(entry.path).body
@@ -188,7 +189,7 @@ def test_c5_near_miss_frontmatter_key_is_an_error_naming_the_key(tmp_path):
 def test_c5_stranger_frontmatter_key_is_a_note(tmp_path):
     snap = snapshot(tmp_path, {"_commands/a.md": "---\ndescription: d\nnmae: x\n---\nb\n"})
     assert problems_of(snap) == []
-    [note] = snap.report()[1]
+    [note] = report(snap)[1]
     assert (note.path, note.line) == ("_commands/a.md", 3) and "`nmae`" in note.message
 
 
@@ -206,33 +207,33 @@ def test_c10_guide_yaml_flags_phases_and_state_file(tmp_path):
     write(project, "state/phase.yaml", "phase: planning\n")
     config = "flags: {workflow: true, team: data}\nworkflow:\n  phases: [discussion, planning, review]\n  state-file: state/phase.yaml\n"
     docroot = docroot_of(tmp_path / "root", {"guide.yaml": config}, project=project)
-    snap = docroot.current()
+    snap = docroot.build()
     assert snap.config.flags == {"workflow": True, "team": "data"}
     assert snap.config.phases == ("discussion", "planning", "review")
-    assert docroot.active_phase(docroot.current()) == "planning"
+    assert docroot.active_phase(docroot.build()) == "planning"
     write(project, "state/phase.yaml", "phase: review\n")
-    assert docroot.active_phase(docroot.current()) == "review"
+    assert docroot.active_phase(docroot.build()) == "review"
 
 
 def test_c10_defaults_without_guide_yaml(tmp_path):
     project = tmp_path / "project"
     write(project, ".guide.yaml", "phase: check\n")
     docroot = docroot_of(tmp_path / "root", {"index.md": "d"}, project=project)
-    snap = docroot.current()
+    snap = docroot.build()
     assert (snap.config.flags, snap.config.phases) == ({}, ())
-    assert docroot.active_phase(docroot.current()) is None  # no workflow enabled: the state file is not consulted
+    assert docroot.active_phase(docroot.build()) is None  # no workflow enabled: the state file is not consulted
 
 
 def test_c10_default_state_file_is_read_when_phases_are_enabled(tmp_path):
     project = tmp_path / "project"
     write(project, ".guide.yaml", "phase: check\n")
     docroot = docroot_of(tmp_path / "root", {"guide.yaml": "workflow: {phases: [plan, check]}\n"}, project=project)
-    assert docroot.active_phase(docroot.current()) == "check"
+    assert docroot.active_phase(docroot.build()) == "check"
 
 
 def test_c10_no_state_file_means_no_active_phase(tmp_path):
     docroot = docroot_of(tmp_path, {"guide.yaml": "workflow: {phases: [a]}\n"})
-    assert docroot.active_phase(docroot.current()) is None
+    assert docroot.active_phase(docroot.build()) is None
 
 
 @pytest.mark.parametrize(
@@ -339,48 +340,48 @@ def test_c2_edited_file_is_re_read_after_invalidate_and_others_are_not(tmp_path,
     write(tmp_path, "_commands/a.md", "---\ndescription: one\n---\nb\n")
     write(tmp_path, "_commands/b.md", "---\ndescription: two\n---\nb\n")
     parsed = []
-    real_split = built_module.split
-    monkeypatch.setattr(built_module, "split", lambda text: parsed.append(text) or real_split(text))
+    real_split = filework_module.split
+    monkeypatch.setattr(filework_module, "split", lambda text: parsed.append(text) or real_split(text))
     docroot = Docroot(tmp_path)
-    assert docroot.current().command("a").description == "one" and len(parsed) == 1  # parsed on first use only
+    assert docroot.build().command("a").description == "one" and len(parsed) == 1  # parsed on first use only
     write(tmp_path, "_commands/a.md", "---\ndescription: edited\n---\nb\n")
-    assert docroot.current().command("a").description == "one"
+    assert docroot.build().command("a").description == "one"
     docroot.invalidate()
-    assert docroot.current().command("a").description == "edited"
-    assert docroot.current().command("b").description == "two"
+    assert docroot.build().command("a").description == "edited"
+    assert docroot.build().command("b").description == "two"
     docroot.invalidate([tmp_path / "_commands" / "a.md"])
-    assert docroot.current().command("b").description == "two"
+    assert docroot.build().command("b").description == "two"
     assert len(parsed) == 3 and "edited" in parsed[1] and "two" in parsed[2]
 
 
 def test_c2_an_edit_named_by_the_watcher_is_re_read_even_with_the_same_size_and_time(tmp_path):
     path = write(tmp_path, "_commands/a.md", "---\ndescription: one\n---\nb\n")
     docroot = Docroot(tmp_path)
-    assert docroot.current().command("a").description == "one"
+    assert docroot.build().command("a").description == "one"
     stat = path.stat()
     path.write_text("---\ndescription: two\n---\nb\n")
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
     docroot.invalidate([path])
-    assert docroot.current().command("a").description == "two"
+    assert docroot.build().command("a").description == "two"
 
 
 def test_c2_a_new_file_named_as_an_edit_still_appears(tmp_path):
     write(tmp_path, "_commands/a.md", "a\n")
     docroot = Docroot(tmp_path)
-    assert docroot.current().command("b") is None
+    assert docroot.build().command("b") is None
     new = write(tmp_path, "_commands/b.md", "b\n")
     docroot.invalidate([new])
-    assert docroot.current().command("b") is not None
+    assert docroot.build().command("b") is not None
 
 
 def test_c2_new_and_deleted_files_after_invalidate(tmp_path):
     write(tmp_path, "_commands/a.md", "a")
     docroot = Docroot(tmp_path)
-    assert [c.name for c in docroot.current().every("command")] == ["a"]
+    assert [c.name for c in docroot.build().every("command")] == ["a"]
     write(tmp_path, "_commands/b.md", "b")
     (tmp_path / "_commands/a.md").unlink()
     docroot.invalidate()
-    assert [c.name for c in docroot.current().every("command")] == ["b"]
+    assert [c.name for c in docroot.build().every("command")] == ["b"]
 
 
 def test_c2_a_file_removed_between_scan_and_read_does_not_break_the_snapshot(tmp_path, monkeypatch):
@@ -394,7 +395,7 @@ def test_c2_a_file_removed_between_scan_and_read_does_not_break_the_snapshot(tmp
         return layout
 
     monkeypatch.setattr(folder_module, "scan", scan_then_remove)
-    snap = Docroot(tmp_path).current()
+    snap = Docroot(tmp_path).build()
     assert snap.parsed(snap.command("a").path).body == "a\n"
     assert snap.problems(snap.command("gone"))[0].message == "file is gone"
 

@@ -6,6 +6,7 @@ from support.files import write_files
 from guide.docroot import documents
 from guide.docroot import files as files_module
 from guide.docroot.built import Built, same_listings
+from guide.docroot.filework import Files
 from guide.docroot.folder import Docroot
 from guide.docroot.lint import lint
 from guide.docroot.store import parses as parses_module
@@ -27,7 +28,7 @@ FILES = {
 
 
 def built_of(tmp_path, files=FILES, **changes) -> Built:
-    return Docroot(write_files(tmp_path / "docroot", {**files, **changes}), store=Store(tmp_path / "cache")).current()
+    return Docroot(write_files(tmp_path / "docroot", {**files, **changes}), store=Store(tmp_path / "cache")).build()
 
 
 def messages(problems) -> list[tuple[str, int | None, str]]:
@@ -70,7 +71,7 @@ def test_21_1_a_near_miss_suggests_only_a_document_that_applies(tmp_path):
 
 def test_21_1_the_served_text_is_the_body_without_the_frontmatter_block(tmp_path):
     built = built_of(tmp_path, **{"bom.md": "\ufeff---\ndescription: With a BOM\n---\nB\n", "data.yaml": "---\na: 1\n"})
-    docroot = Docroot(built.root)
+    docroot = Docroot(built.snapshot.root)
     served = {path: document_text(docroot, resolve(built, AddressRead(f"guide://{path}"))) for path in ("runbook", "plain", "bom", "data")}
     assert served == {"runbook": "# Runbook\n", "plain": "# Plain\n", "bom": "B\n", "data": "---\na: 1\n"}  # YAML has no frontmatter
 
@@ -79,7 +80,7 @@ def test_21_1_a_skill_member_is_served_as_written(tmp_path):
     built = built_of(tmp_path)
     member = resolve(built, AddressRead("guide://$triage/notes.md"))
     assert isinstance(member, Document) and member.built is None  # served as written: its frontmatter is never read
-    assert document_text(Docroot(built.root), member) == FILES["_skills/triage/notes.md"]
+    assert document_text(Docroot(built.snapshot.root), member) == FILES["_skills/triage/notes.md"]
 
 
 def test_21_1_a_document_whose_frontmatter_is_not_yaml_is_an_error_that_refuses_its_read(tmp_path):
@@ -124,22 +125,22 @@ def test_21_1_elicitation_on_a_document_stays_one_note_and_is_never_asked(tmp_pa
     report = lint(built)
     assert report.problems == []
     assert messages(report.notes) == [("asks.md", 3, documents.NEVER_ASKED)]
-    assert document_text(Docroot(built.root), resolve(built, AddressRead("guide://asks"))) == "body\n"
+    assert document_text(Docroot(built.snapshot.root), resolve(built, AddressRead("guide://asks"))) == "body\n"
 
 
 def test_21_1_a_listing_and_help_read_no_document_when_the_store_holds_their_parses(tmp_path, monkeypatch):
     many = {f"docs/d{i:03d}.md": (f"---\ndescription: Doc {i}\n---\nD\n" if i % 2 else f"# Doc {i}\n") for i in range(100)}
     root = write_files(tmp_path / "docroot", {**FILES, **many})
     first = Docroot(root, store=Store(tmp_path / "cache"))
-    lint(first.current())
+    lint(first.build())
     first.keep_parses()
     monkeypatch.setattr(parses_module, "RACY_NS", -(10**18))  # as if every file had been written long before it was read
     again = Docroot(root, store=Store(tmp_path / "cache"))
     again.parses.load_after = 0
     reads = []
-    real_read = Built._read
-    monkeypatch.setattr(Built, "_read", lambda self, rel: reads.append(rel) or real_read(self, rel))
-    built = again.current()
+    real_read = Files._read
+    monkeypatch.setattr(Files, "_read", lambda self, rel: reads.append(rel) or real_read(self, rel))
+    built = again.build()
     overview = help_text.overview(built)
     described = [built.document_description(rel) for rel in built.documents().values()]
     assert "- `guide://docs/d001`: Doc 1\n" in overview and "- `guide://docs/d000`: docs/d000.md\n" in overview
@@ -150,43 +151,43 @@ def test_21_1_a_listing_and_help_read_no_document_when_the_store_holds_their_par
 def test_21_1_a_changed_description_changes_the_listings_and_a_body_edit_does_not(tmp_path):
     root = write_files(tmp_path / "docroot", FILES)
     docroot = Docroot(root, store=Store(tmp_path / "cache"))
-    before = docroot.current()
+    before = docroot.build()
     before.documents(), before.document_description("runbook.md")  # what a listing reads
     write_files(root, {"runbook.md": "---\ndescription: Platform runbook\nrequires-team: platform\n---\n# Runbook, edited\n"})
     docroot.invalidate([root / "runbook.md"])
-    body_edited = docroot.current()
+    body_edited = docroot.build()
     assert same_listings(before, body_edited)
     write_files(root, {"runbook.md": "---\ndescription: The platform runbook\nrequires-team: platform\n---\n# Runbook\n"})
     docroot.invalidate([root / "runbook.md"])
-    assert not same_listings(body_edited, docroot.current())
-    assert docroot.current().document_description("runbook.md") == "The platform runbook"
+    assert not same_listings(body_edited, docroot.build())
+    assert docroot.build().document_description("runbook.md") == "The platform runbook"
 
 
 def test_a_body_edit_keeps_the_listings_of_a_build_that_listed_from_kept_summaries(tmp_path, monkeypatch):
     """A restarted server lists from the kept parses alone; a body edit then is no listing change (C3: nothing announced)."""
     root = write_files(tmp_path / "docroot", {**FILES, "handbook.md": "---\ndescription: Handbook\n---\n# Handbook\n"})
     first = Docroot(root, store=Store(tmp_path / "cache"))
-    lint(first.current())
+    lint(first.build())
     first.keep_parses()
     monkeypatch.setattr(parses_module, "RACY_NS", -(10**18))  # as if every file had been written long before it was read
     docroot = Docroot(root, store=Store(tmp_path / "cache"))
     docroot.parses.load_after = 0
-    before = docroot.current()
+    before = docroot.build()
     before.documents(), before.document_description("handbook.md")  # what a listing reads: the kept summary
-    assert before._files.get("handbook.md").front is None
+    assert before.files.work("handbook.md").front is None
     write_files(root, {"handbook.md": "---\ndescription: Handbook\n---\n# Handbook, edited\n"})
     docroot.invalidate([root / "handbook.md"])
-    body_edited = docroot.current()
+    body_edited = docroot.build()
     assert same_listings(before, body_edited)
     write_files(root, {"handbook.md": "---\ndescription: The handbook\n---\n# Handbook\n"})
     docroot.invalidate([root / "handbook.md"])
-    assert not same_listings(before, docroot.current())
+    assert not same_listings(before, docroot.build())
 
 
 def test_21_1_a_first_read_of_a_document_reads_its_file_once(tmp_path, monkeypatch):
     root = write_files(tmp_path / "docroot", FILES)
     docroot = Docroot(root, store=Store(tmp_path / "cache"))
-    built = docroot.current()
+    built = docroot.build()
     reads = []
     real_read = files_module.read_text
     monkeypatch.setattr(files_module, "read_text", lambda root, rel, *args, **options: reads.append(rel) or real_read(root, rel, *args, **options))

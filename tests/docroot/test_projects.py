@@ -7,6 +7,7 @@ import pytest
 
 from guide.docroot.config import Config
 from guide.docroot.folder import Docroot
+from guide.docroot.memo import UNBUILT
 from guide.docroot.phase import MAX_PROJECTS, PhaseFiles
 from guide.docroot.projects import MAX_ROOTS, OFF, Projects
 from guide.errors import InputError
@@ -117,9 +118,9 @@ def test_the_docroot_answers_the_phase_of_each_project(tmp_path):
             (folder / ".guide.yaml").write_text(f"phase: {phase}\n", encoding="utf-8")
     (docroot_folder / "guide.yaml").write_text("workflow:\n  phases: [planning, review]\n", encoding="utf-8")
     docroot = Docroot(docroot_folder, own)
-    built = docroot.current()
-    assert isinstance(built.config, Config)
+    built = docroot.build()
+    assert isinstance(built.snapshot.config, Config)
     assert (docroot.active_phase(built), docroot.active_phase(built, other)) == ("planning", "review")
-    assert docroot.peek_phase(built, other) == (True, "review")
+    assert docroot.known_phase(built, other) == "review"
     os.utime(other / ".guide.yaml", ns=(1, 1))
-    assert docroot.peek_phase(built, other)[0] is False  # changed since: known only once read again
+    assert docroot.known_phase(built, other) is UNBUILT  # changed since: known only once read again

@@ -32,7 +32,7 @@ FILES = {
 
 
 def test_21_5_colliding_prompt_names_are_an_error_naming_both_files(tmp_path):
-    report = lint(Docroot(write_files(tmp_path, FILES)).current())
+    report = lint(Docroot(write_files(tmp_path, FILES)).build())
     messages = {problem.path: problem.message for problem in report.problems}
     assert messages == {
         "_commands/a/b.md": "commands 'a.b' (_commands/a.b.md) and 'a/b' both become prompt 'a.b'; neither is offered as a prompt until one is renamed (both still read by address)",

@@ -32,7 +32,7 @@ def test_21_4_check_names_the_secret_field_with_file_and_line(tmp_path, capsys):
     assert "ask for it out of band on a page of yours with a `mode: url` form instead, for example `apiKey-page: {mode: url, message:" in first
     assert first.endswith("with that host under `url-hosts:` in guide.yaml")
     with pytest.raises(AuthoringError, match="asks for a secret"):
-        resolve(Docroot(root).current(), AddressRead("guide://_deploy?service=web"))
+        resolve(Docroot(root).build(), AddressRead("guide://_deploy?service=web"))
 
 
 def test_21_4_the_same_command_without_the_secret_checks_clean(tmp_path, capsys):

@@ -9,10 +9,11 @@ from fastmcp import Client
 from fastmcp.client.transports import StdioTransport
 from support.files import write_files
 
+import guide.docroot.lint as lint_module
 from guide.cli import main
 from guide.docroot.folder import Docroot
 from guide.docroot.lint import lint
-from guide.docroot.store import parses, reports
+from guide.docroot.store import parses
 from guide.docroot.store.disk import Store
 from guide.server.report import start_line
 from guide.server.settings import open_docroot, read_settings
@@ -42,7 +43,7 @@ def saved(tmp_path):
     folder = tmp_path / "cache"
     root = write_files(tmp_path / "docroot", FILES)
     first = fresh(root, folder)
-    lint(first.current())
+    lint(first.build())
     first.keep_parses()
     return root, folder
 
@@ -53,7 +54,7 @@ def test_guide_check_leaves_a_cache_the_next_process_uses_without_parsing(tmp_pa
     root = write_files(tmp_path / "docroot", FILES)
     assert main(["check", str(root)]) == 0
     docroot = fresh(root, folder)  # where GUIDE_CACHE_DIR puts it, as the next `guide check` or `guide serve` reads it
-    assert lint(docroot.current()).problems == []
+    assert lint(docroot.build()).problems == []
     assert (docroot.parses.parsed, docroot.parses.reused) == (0, len(FILES))
 
 
@@ -61,8 +62,8 @@ def test_one_edited_file_costs_one_parse(tmp_path):
     root, folder = saved(tmp_path)
     write_files(root, {"_commands/notes.md": "---\ndescription: Edited notes.\n---\nN2\n"})
     second = fresh(root, folder)
-    assert second.current().command("notes").description == "Edited notes."
-    lint(second.current())
+    assert second.build().command("notes").description == "Edited notes."
+    lint(second.build())
     assert (second.parses.parsed, second.parses.reused) == (1, len(FILES) - 1)
 
 
@@ -71,7 +72,7 @@ def test_deleted_and_renamed_files_are_dropped_and_read_anew(tmp_path):
     (root / "_commands" / "notes.md").unlink()
     (root / "_partials" / "footer.md").rename(root / "_partials" / "signature.md")
     second = fresh(root, folder)
-    snapshot = second.current()
+    snapshot = second.build()
     assert snapshot.command("notes") is None and "signature" in snapshot.partials
     lint(snapshot)
     assert (second.parses.parsed, second.parses.reused) == (1, 2)
@@ -94,7 +95,7 @@ def test_two_servers_starting_at_once_on_one_docroot_both_serve(tmp_path, monkey
 
     assert asyncio.run(both()) == ["R quick\n", "R quick\n"]
     docroot = fresh(root, tmp_path / "cache")
-    lint(docroot.current())
+    lint(docroot.build())
     # The cache either process left is usable: what the servers parsed is reused (the partial
     # no request needed is parsed by them only if their start check ran before the clients left).
     assert docroot.parses.reused >= len(FILES) - 1
@@ -106,7 +107,7 @@ def test_an_unchanged_docroot_is_checked_from_the_kept_report(tmp_path, monkeypa
     root = write_files(tmp_path / "docroot", {**FILES, "_commands/typo.md": "---\nelicitaton: {}\n---\nx\n", "notes.md": "n\n"})
     assert main(["check", str(root)]) == 1
     first = capsys.readouterr().out
-    monkeypatch.setattr(reports, "lint", lambda snapshot: pytest.fail("the docroot was linted again"))
+    monkeypatch.setattr(lint_module, "lint", lambda snapshot: pytest.fail("the docroot was linted again"))
     assert main(["check", str(root)]) == 1
     assert capsys.readouterr().out == first
 
@@ -115,7 +116,7 @@ def test_a_starting_server_and_guide_check_share_the_kept_report(tmp_path, monke
     monkeypatch.setenv("GUIDE_CACHE_DIR", str(tmp_path / "cache"))
     root = write_files(tmp_path / "docroot", {**FILES, "_commands/typo.md": "---\nelicitaton: {}\n---\nx\n"})
     assert start_line(served(root)).endswith(f"1 authoring error (`guide check {root}` lists them)")
-    monkeypatch.setattr(reports, "lint", lambda snapshot: pytest.fail("the docroot was linted again"))
+    monkeypatch.setattr(lint_module, "lint", lambda snapshot: pytest.fail("the docroot was linted again"))
     assert main(["check", str(root)]) == 1  # the report the server's start check kept
     assert "elicitaton" in capsys.readouterr().out
     assert "1 authoring error" in start_line(served(root))  # and a restarted server reads it too
@@ -138,8 +139,8 @@ def test_any_change_is_checked_again(tmp_path, monkeypatch, capsys, change):
     capsys.readouterr()
     change(root)
     linted = []
-    real_lint = reports.lint
-    monkeypatch.setattr(reports, "lint", lambda snapshot: linted.append(1) or real_lint(snapshot))
+    real_lint = lint_module.lint
+    monkeypatch.setattr(lint_module, "lint", lambda snapshot: linted.append(1) or real_lint(snapshot))
     main(["check", str(root)])
     assert linted == [1]
 
@@ -159,7 +160,7 @@ def test_a_server_answering_one_question_parses_what_it_needs_and_leaves_the_cac
     monkeypatch.setattr(parses, "SMALL_BYTES", 0)  # as with a large docroot's cache
     root, folder = saved(tmp_path)
     docroot = fresh(root, folder, load_after=10)
-    assert docroot.current().command("notes").description == "Notes."
+    assert docroot.build().command("notes").description == "Notes."
     assert (docroot.parses.parsed, docroot.parses.reused) == (1, 0)  # one file parsed, the stored parses never loaded
     kept = docroot.store.path(parses.KIND, str(root.resolve()))
     written = kept.stat().st_mtime_ns
@@ -172,17 +173,17 @@ def test_a_server_that_parsed_every_file_saves_them_for_the_next(tmp_path):
     folder = tmp_path / "cache"
     root = write_files(tmp_path / "docroot", FILES)
     server = fresh(root, folder, load_after=10)
-    lint(server.current())
+    lint(server.build())
     server.keep_parses(if_loaded=True)
     following = fresh(root, folder)
-    lint(following.current())
+    lint(following.build())
     assert following.parses.parsed == 0
 
 
 def test_a_render_parses_only_the_partials_it_includes(tmp_path):
     root = write_files(tmp_path / "docroot", {**FILES, "_partials/unused.md": "---\ndescription: Unused.\n---\nU\n"})
     docroot = fresh(root, tmp_path / "cache", load_after=10)
-    built = docroot.current()
+    built = docroot.build()
     assert built.partial_body("footer") == "F\n"
     assert docroot.parses.parsed == 1
     assert sorted(built.partials) == ["footer", "unused"]

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from support.files import same, write_files
 
+from guide.docroot.filework import Files
 from guide.docroot.folder import Docroot
 from guide.docroot.frontmatter import FrontmatterError, Parsed, split
 from guide.docroot.store import parses as parses_module
@@ -63,7 +64,7 @@ from guide.docroot.store.disk import Store
 root, folder = Path(sys.argv[1]), Path(sys.argv[2])
 docroot = Docroot(root, store=Store(folder))
 docroot.parses.load_after = 0
-built = docroot.current()
+built = docroot.build()
 for rel in sys.argv[3:]:
     built.parsed(rel)
 docroot.keep_parses()
@@ -80,7 +81,7 @@ root, folder, rels = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:]
 for _ in range(15):
     docroot = Docroot(root, store=Store(folder))
     docroot.parses.load_after = 0
-    built = docroot.current()
+    built = docroot.build()
     for rel in rels:
         built.parsed(rel)
     docroot.parses.save(keep=rels)
@@ -100,7 +101,7 @@ def opened(root: Path, folder: Path | None) -> Docroot:
 
 def read_all(docroot: Docroot, rels=None) -> dict:
     """Parse every file, as a check or a render does."""
-    built = docroot.current()
+    built = docroot.build()
     return {rel: built.parsed(rel) for rel in rels or FILES}
 
 
@@ -198,9 +199,9 @@ def test_an_old_file_is_listed_without_reading_it(root, folder, monkeypatch):
     monkeypatch.setattr(parses_module, "RACY_NS", -10**18)  # as if every file had been written long before it was read
     again = opened(root, folder)
     reads = []
-    real_read = again.current().__class__._read
-    monkeypatch.setattr(again.current().__class__, "_read", lambda self, rel: reads.append(rel) or real_read(self, rel))
-    built = again.current()
+    real_read = Files._read
+    monkeypatch.setattr(Files, "_read", lambda self, rel: reads.append(rel) or real_read(self, rel))
+    built = again.build()
     assert built.command("review").description == "Review."
     assert reads == [] and again.parses.reused == 1
     assert built.parsed("_commands/review.md").body == "# Review {{x}}\n"  # the body is read when it is needed
@@ -398,7 +399,7 @@ def test_files_first_looked_up_after_a_save_still_use_the_kept_parses(root, fold
     """A restarted server whose start check saves (nothing new) while its first full listing looks files up parses nothing."""
     run_process(root, folder)
     docroot = opened(root, folder)
-    built = docroot.current()
+    built = docroot.build()
     first, rest = list(FILES)[:3], list(FILES)[3:]
     for rel in first:
         built.parsed(rel)

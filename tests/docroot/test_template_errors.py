@@ -22,7 +22,7 @@ FRONTMATTER = "---\ndescription: Report on an issue.\nelicitation:\n  issue:\n  
 
 
 def errors(root: Path, rel: str) -> list[tuple[int | None, str]]:
-    return [(problem.line, problem.message) for problem in lint(Docroot(root).current()).problems if problem.path == rel]
+    return [(problem.line, problem.message) for problem in lint(Docroot(root).build()).problems if problem.path == rel]
 
 
 def body_from_line(first: int, lines: dict[int, str], last: int) -> str:

@@ -45,7 +45,7 @@ def only(errors: list[dict]) -> tuple[int, str | None, str]:
 
 def test_c5_url_a_correct_url_form_checks_clean_and_serves(tmp_path, capsys):
     assert checked(tmp_path, capsys, '    url: "https://accounts.example.com/in?env={{kwargs.env}}"\n') == []
-    assert resolve(Docroot(tmp_path).current(), AddressRead("guide://_deploy")).entrypoint.forms.forms[1].url is not None
+    assert resolve(Docroot(tmp_path).build(), AddressRead("guide://_deploy")).entrypoint.forms.forms[1].url is not None
 
 
 @pytest.mark.parametrize(("url", "said"), [
@@ -118,7 +118,7 @@ def test_c5_url_a_bad_url_hosts_entry_is_named_and_the_read_is_refused(tmp_path,
     out = capsys.readouterr().out
     assert "guide.yaml:1: `url-hosts`: 'https://accounts.example.com' is not a host name in lower case, an IP address or *.domain" in out
     with pytest.raises(AuthoringError, match="not listed under url-hosts"):
-        resolve(Docroot(root).current(), AddressRead("guide://_deploy"))
+        resolve(Docroot(root).build(), AddressRead("guide://_deploy"))
 
 
 def test_c5_url_body_references_to_opened_forms_are_checked(tmp_path, capsys):

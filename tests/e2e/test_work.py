@@ -17,6 +17,7 @@ from mcp_types import PromptReference, ResourceTemplateReference
 import guide.docroot.built as built_module
 import guide.docroot.entrypoints as entrypoints_module
 import guide.docroot.files as files_module
+import guide.docroot.filework as filework_module
 import guide.docroot.folder as folder_module
 import guide.render as render_module
 from bench.harness.docroot_gen import generate
@@ -102,7 +103,7 @@ async def test_17_nothing_is_built_read_parsed_or_rendered_on_the_event_loop_aft
     threads.wrap(monkeypatch, folder_module, "scan")  # a snapshot's scan
     threads.wrap(monkeypatch, built_module.Built, "__init__")  # a snapshot's build
     threads.wrap(monkeypatch, files_module, "read_text")  # any docroot file read
-    threads.wrap(monkeypatch, built_module, "split")  # a parse
+    threads.wrap(monkeypatch, filework_module, "split")  # a parse
     threads.wrap(monkeypatch, entrypoints_module, "build")  # an entrypoint declared
     threads.wrap(monkeypatch, render_module, "render")  # a render
     extensions = [SkillsClientExtension()] if mode == "2026-07-28" else []

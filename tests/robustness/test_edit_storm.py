@@ -191,7 +191,7 @@ async def test_a_server_too_busy_to_see_edits_does_not_split_the_burst(tmp_path,
     monkeypatch.setattr(live, "same_listings", lambda before, after: False)  # every burst changes the listings
     monkeypatch.setattr(changes, "announce", lambda: asyncio.sleep(0, announced.append(1)))
     async with watching(docroot, changes.edited):
-        running = asyncio.create_task(changes.run(await anyio.to_thread.run_sync(docroot.current)))
+        running = asyncio.create_task(changes.run(await anyio.to_thread.run_sync(docroot.build)))
         (root / "first.md").write_text("first\n", encoding="utf-8")
         await until(lambda: asyncio.sleep(0, announced), "the watch reports an edit")
         announced.clear()

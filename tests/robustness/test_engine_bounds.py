@@ -24,8 +24,8 @@ from fastmcp import Client
 from mcp import MCPError
 from support.eras import MODES
 
-from guide.docroot.built import MEMO_CHARACTERS
 from guide.docroot.folder import Docroot
+from guide.docroot.lint import report as lint_report
 from guide.docroot.memo import Memo
 from guide.docroot.store.disk import Store
 from guide.errors import GuideError
@@ -176,12 +176,12 @@ def test_25_6_a_memo_keeps_within_its_characters_and_forgets_the_oldest():
 
 
 def test_25_6_the_render_memo_of_a_build_stays_within_its_characters(tmp_path):
-    built = Docroot(memo_docroot(tmp_path / "docroot", True), store=Store(None)).current()
+    built = Docroot(memo_docroot(tmp_path / "docroot", True), store=Store(None)).build()
     for index in range(20):
         call = resolve(built, AddressRead(f"guide://_big?any={index}"))
         finish(call, step(call.request(can_elicit=False, active_phase=None)), None)
-    memo = built._memos[RENDERS]
-    assert 0 < len(memo) < 20 and memo.size <= MEMO_CHARACTERS[RENDERS]
+    memo = built._memos.of(RENDERS)
+    assert 0 < len(memo) < 20 and memo.size <= RENDERS.characters
 
 
 def test_25_1_renders_never_fill_the_engine_s_own_cache_and_guide_s_stays_within_its_size(monkeypatch):
@@ -202,7 +202,7 @@ def test_25_1_renders_never_fill_the_engine_s_own_cache_and_guide_s_stays_within
 def _built(root, files: dict[str, str]):
     for rel, text in files.items():
         write(root / rel, text)
-    return Docroot(root, store=Store(None)).current()
+    return Docroot(root, store=Store(None)).build()
 
 
 def test_25_5_indentation_adds_up_through_the_partials_that_include_each_other(tmp_path):
@@ -230,7 +230,7 @@ def test_25_5_a_partial_indented_past_the_cap_through_another_stops_the_read_bef
     with pytest.raises(GuideError) as raised:
         finish(call, step(call.request(can_elicit=False, active_phase=None)), None)
     assert str(raised.value).startswith(f"guide://_c: rendering stopped at the output cap of {MAX_OUTPUT:,} characters: partial b as indented here")
-    [problem] = [problem for problem in built.report()[0] if problem.path == "_commands/c.md"]
+    [problem] = [problem for problem in lint_report(built)[0] if problem.path == "_commands/c.md"]
     assert problem.line == 4 and "partial b (20,000 lines) is indented 100 spaces through partials a -> b" in problem.message
 
 

@@ -118,7 +118,7 @@ def _with(root, kind: str, text: str) -> Built:
     for rel in (PATHS[kind], "_partials/q.md"):
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, encoding="utf-8")
-    return Docroot(root, store=Store(None)).current()
+    return Docroot(root, store=Store(None)).build()
 
 
 def _exercise(built: Built, entrypoint: Entrypoint) -> None:
@@ -158,7 +158,7 @@ def test_frontmatter_values_python_cannot_hold_are_authoring_errors(scratch, tex
 
 @pytest.fixture(scope="module")
 def docroot(tmp_path_factory) -> Built:
-    return Docroot(write_docroot(tmp_path_factory.mktemp("fuzz") / "docroot"), store=Store(None)).current()
+    return Docroot(write_docroot(tmp_path_factory.mktemp("fuzz") / "docroot"), store=Store(None)).build()
 
 
 def _clear(error: GuideError) -> None:

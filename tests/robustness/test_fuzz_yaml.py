@@ -139,7 +139,7 @@ def _render(built, uri: str) -> None:
 def test_fuzz_frontmatter_aliases_load_within_bounds_or_fail_on_a_line(scratch, lines):
     text = "---\n" + "\n".join(lines) + "\n---\nBODY {{kwargs.a}}\n"
     write_files(scratch, {"_commands/c.md": text})
-    built = Docroot(scratch, store=Store(None)).current()
+    built = Docroot(scratch, store=Store(None)).build()
     entrypoint = built.entrypoint("command", "c")
     problems = built.problems(entrypoint)
     for problem in problems:
@@ -177,7 +177,7 @@ def test_fuzz_the_counting_loader_reads_what_libyaml_reads(lines):
 def test_fuzz_guide_yaml_aliases_load_within_bounds_or_fail_on_a_line(scratch, lines, workflow):
     text = "flags:\n" + "".join(f"  {line}\n" for line in lines) + workflow
     write_files(scratch, {"guide.yaml": text, "_commands/c.md": "---\ndescription: flags\n---\n" + FLAGS_BODY})
-    built = Docroot(scratch, store=Store(None)).current()
+    built = Docroot(scratch, store=Store(None)).build()
     for problem in built.snapshot.config_problems:
         _short(str(problem))
         assert problem.line is None or 1 <= problem.line <= text.count("\n") + 1, problem

@@ -14,6 +14,7 @@ from mcp import MCPError
 
 from guide.docroot import files
 from guide.docroot.folder import Docroot
+from guide.docroot.lint import report as lint_report
 from guide.errors import AuthoringError, NotFoundError
 from guide.routes.finish import document_text
 from guide.routes.lookup import AddressRead, Document, resolve
@@ -33,7 +34,7 @@ def outside(tmp_path):
 
 
 def notes_of(root, **options) -> dict[str, str]:
-    layout = Docroot(root, **options).current().layout
+    layout = Docroot(root, **options).build().layout
     return {note.path: note.message for note in layout.notes}
 
 
@@ -43,7 +44,7 @@ def read(root, uri: str, **options) -> str:
 
 def read_from(docroot: Docroot, uri: str):
     """What a read of `uri` gives: help text, a document's text, or the call of an entrypoint (raising what the read raises)."""
-    found = resolve(docroot.current(), AddressRead(uri))
+    found = resolve(docroot.build(), AddressRead(uri))
     return document_text(docroot, found) if isinstance(found, Document) else found
 
 
@@ -61,7 +62,7 @@ def read_from(docroot: Docroot, uri: str):
 )
 def test_a_symlink_out_of_the_docroot_is_not_served_and_is_noted(root, outside, link, target, uri):
     symlink(root / link, outside / target)
-    snapshot = Docroot(root).current()
+    snapshot = Docroot(root).build()
     assert "leak" not in snapshot.layout.partials
     assert notes_of(root) == {link: "file is a symlink to a file outside the docroot; it is not served"}
     if uri:
@@ -96,7 +97,7 @@ def test_symlink_loops_and_dangling_symlinks_are_noted_not_fatal(root):
 
 def test_a_folder_symlink_is_not_followed_and_is_noted(root, outside):
     symlink(root / "secrets", outside)
-    snapshot = Docroot(root).current()
+    snapshot = Docroot(root).build()
     assert not any(rel.startswith("secrets") for rel in snapshot.layout.documents.values())
     assert notes_of(root) == {"secrets": "folder symlinks are not followed; its files are not served"}
 
@@ -109,7 +110,7 @@ def test_a_fifo_never_hangs_the_scan_or_a_read(root, rel):
     (root / rel).unlink(missing_ok=True)
     fifo(root / rel)
     result = []
-    worker = threading.Thread(target=lambda: result.append(Docroot(root).current()), daemon=True)
+    worker = threading.Thread(target=lambda: result.append(Docroot(root).build()), daemon=True)
     worker.start()
     worker.join(timeout=60)  # a hang fails the test instead of freezing it
     assert result, "reading the docroot hung on a FIFO"
@@ -134,7 +135,7 @@ def test_a_symlink_to_a_device_is_not_read(root):
 
 def test_a_file_swapped_for_a_fifo_after_the_scan_is_refused_not_waited_on(root):
     docroot = Docroot(root)
-    snapshot = docroot.current()
+    snapshot = docroot.build()
     (root / "lang/python.md").unlink()
     fifo(root / "lang/python.md")
     with pytest.raises(AuthoringError, match=r"^lang/python.md: file is not a regular file$"):
@@ -145,7 +146,7 @@ def test_a_file_swapped_for_a_fifo_after_the_scan_is_refused_not_waited_on(root)
 @pytest.mark.parametrize("swap", ["file", "folder"])
 def test_a_command_swapped_for_a_symlink_out_after_the_scan_is_not_read(root, outside, swap):
     docroot = Docroot(root)
-    snapshot = docroot.current()
+    snapshot = docroot.build()
     if swap == "file":
         (root / "_commands/plain.md").unlink()
         symlink(root / "_commands/plain.md", outside / "cmd.md")
@@ -165,7 +166,7 @@ def test_files_over_the_size_cap_are_problems_and_not_served(root):
     write(root / "lang/big.md", "x" * 2000)
     write(root / "_commands/big.md", "y" * 2000)
     docroot = Docroot(root, max_file_size=1500)
-    problems = [str(problem) for problem in docroot.current().report()[0]]
+    problems = [str(problem) for problem in lint_report(docroot.build())[0]]
     assert problems == [
         "_commands/big.md: file is 2000 bytes, over the limit of 1500 bytes for a served file; it is not served",
         "lang/big.md: file is 2000 bytes, over the limit of 1500 bytes for a served file; it is not served",
@@ -177,7 +178,7 @@ def test_files_over_the_size_cap_are_problems_and_not_served(root):
 
 def test_a_file_that_grew_past_the_cap_after_the_scan_is_refused(root):
     docroot = Docroot(root, max_file_size=1500)
-    docroot.current()
+    docroot.build()
     write(root / "lang/python.md", "z" * 5000)
     with pytest.raises(AuthoringError, match=r"^lang/python.md: file is 5000 bytes, over the limit of 1500 bytes"):
         read_from(docroot, "guide://lang/python")
@@ -188,7 +189,7 @@ def test_a_file_that_grew_past_the_cap_after_the_scan_is_refused(root):
 
 def test_a_guide_yaml_that_is_not_utf8_is_a_problem_and_the_rest_is_served(root):
     write(root / "guide.yaml", b"flags:\n  team: caf\xe9\n")
-    snapshot = Docroot(root).current()
+    snapshot = Docroot(root).build()
     assert [str(p) for p in snapshot.snapshot.config_problems] == [
         "guide.yaml: file is not UTF-8 text (byte 19 is 0xe9); the default settings apply (no flags, no workflow)"
     ]
@@ -206,7 +207,7 @@ def test_a_binary_document_or_member_is_one_clear_line(root, rel, uri):
 
 def test_a_document_deleted_between_scan_and_read_is_not_found(root):
     docroot = Docroot(root)
-    docroot.current()
+    docroot.build()
     (root / "lang/python.md").unlink()
     with pytest.raises(NotFoundError, match="^no document lang/python; "):
         read_from(docroot, "guide://lang/python")
@@ -215,7 +216,7 @@ def test_a_document_deleted_between_scan_and_read_is_not_found(root):
 def test_a_file_name_that_is_not_utf8_is_skipped_and_noted(root):
     bytes_name(root / "lang", b"bad\xff.md", "BAD")
     bytes_name(root / b"_commands".decode(), b"odd\xfe.md", "ODD")
-    snapshot = Docroot(root).current()
+    snapshot = Docroot(root).build()
     assert sorted(snapshot.layout.documents) == ["docs/readme", "lang/python"]
     message = "the name is not UTF-8 text, so no address can name it; it is not served"
     assert {note.path: note.message for note in snapshot.layout.notes} == {"lang/bad\ufffd.md": message, "_commands/odd\ufffe.md".replace("\ufffe", "\ufffd"): message}

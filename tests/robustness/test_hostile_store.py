@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from support.fuzzing import fuzz
 
 from guide.docroot.folder import Docroot
-from guide.docroot.lint import lint
+from guide.docroot.lint import checked, fingerprint, lint
 from guide.docroot.store import parses, reports
 from guide.docroot.store.disk import KEY_FILE, Store
 from guide.errors import GuideError
@@ -76,7 +76,7 @@ def served_description(root: Path, folder: Path) -> str:
     """What a listing says of `_commands/ask.md`, with the kept parses loaded at once (as for a large docroot)."""
     docroot = Docroot(root, store=Store(folder))
     docroot.parses.load_after = 0
-    return dict(docroot.current().descriptions("command"))["ask"]
+    return dict(docroot.build().descriptions("command"))["ask"]
 
 
 @pytest.mark.parametrize("damage", ["payload is a mapping", "record is a mapping", "files is a list", "stamp is text"])
@@ -106,8 +106,8 @@ def test_17_a_kept_parse_of_the_wrong_json_type_is_dropped_and_rewritten(root, f
 def test_17_a_kept_report_of_the_wrong_type_is_checked_again(root, folder, report):
     first = check(root, folder)
     clean(first)
-    built = Docroot(root, store=Store(folder)).current()
-    document = report if not isinstance(report, dict) or "fingerprint" not in report else {**report, "fingerprint": reports.fingerprint(built), "texts": {}}
+    built = Docroot(root, store=Store(folder)).build()
+    document = report if not isinstance(report, dict) or "fingerprint" not in report else {**report, "fingerprint": fingerprint(built), "texts": {}}
     Store(folder).save(reports.KIND, str(root.resolve()), document)
     again = check(root, folder)
     clean(again)
@@ -198,7 +198,7 @@ def primed(tmp_path_factory):
     base = tmp_path_factory.mktemp("store")
     root = write_docroot(base / "docroot")
     clean(check(root, base / "cache"))
-    built = Docroot(root, store=Store(None)).current()
+    built = Docroot(root, store=Store(None)).build()
     return root, {kind: kept(base / "cache", kind, root).read_bytes() for kind in (parses.KIND, reports.KIND)}, dict(built.descriptions("command"))
 
 
@@ -241,13 +241,13 @@ def test_fuzz_kept_files_never_crash_a_read_or_a_check_or_change_what_is_listed(
         else:
             store.path(kind, str(root.resolve())).write_bytes(damaged)
     docroot = Docroot(root, store=Store(folder))
-    built = docroot.current()
+    built = docroot.build()
     listed = dict(built.descriptions("command"))
     if not sealed_any:  # only Guide's own seal can vouch for a kept parse
         assert listed == descriptions
-    report = reports.checked(built, docroot.store)
+    report = checked(built, docroot.store)
     assert report.summary["commands"] == len(built.layout.commands)
-    assert lint(Docroot(root, store=Store(None)).current()).problems == report.problems or sealed_any
+    assert lint(Docroot(root, store=Store(None)).build()).problems == report.problems or sealed_any
     for uri in ("guide://_ask?mode=quick&count=2&verbose=true&pick=x", "guide://_plain", "guide://_help"):
         try:
             found = resolve(built, AddressRead(uri))

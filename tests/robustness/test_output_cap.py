@@ -46,7 +46,7 @@ def bomb_docroot(root, levels: int = LEVELS, leaf: str = "0123456789", **more: s
 
 def read_directly(root, uri: str) -> str:
     """Resolve and render `uri` as the server does, without a client."""
-    found = resolve(Docroot(root).current(), AddressRead(uri))
+    found = resolve(Docroot(root).build(), AddressRead(uri))
     if isinstance(found, str):
         return found
     return finish(found, step(found.request(can_elicit=False, active_phase=None)), None)

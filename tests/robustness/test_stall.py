@@ -44,7 +44,7 @@ def test_the_longest_address_is_resolved_by_looking_up_few_prefixes(root, monkey
     monkeypatch.setattr(Built, "command", lambda self, name: asked.append(name) or real(self, name))
     assert len(LONGEST) <= address.MAX_LENGTH
     with pytest.raises(NotFoundError) as error:
-        resolve(Docroot(root).current(), AddressRead(LONGEST))
+        resolve(Docroot(root).build(), AddressRead(LONGEST))
     assert len(asked) <= 2  # `nested/deep` is the deepest name: no longer prefix is tried
     assert len(str(error.value)) < 200
 
@@ -81,7 +81,7 @@ def test_the_bound_holds_for_the_parsers_themselves():
 def test_a_prompt_line_of_many_segments_is_resolved_quickly_to_a_clear_error(root):
     line = "_" + "a/" * (address.MAX_LENGTH // 2 - 1)
     with pytest.raises(NotFoundError) as error:
-        resolve(Docroot(root).current(), PromptRead(line))
+        resolve(Docroot(root).build(), PromptRead(line))
     assert len(str(error.value)) < 200
 
 
@@ -152,7 +152,7 @@ def test_invalidating_the_docroot_does_not_wait_for_a_snapshot_being_built(root,
 
     monkeypatch.setattr(folder_module, "scan", scan_holding)
     docroot = Docroot(root)
-    builder = threading.Thread(target=docroot.current)
+    builder = threading.Thread(target=docroot.build)
     builder.start()
     assert held.wait(timeout=BLOCK)
     docroot.invalidate()  # the watcher does this on the event loop

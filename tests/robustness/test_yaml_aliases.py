@@ -65,7 +65,7 @@ def test_aliases_within_the_bound_are_read_as_written(tmp_path):
     uses = yaml_loader.MAX_EXPANDED // BIG - 2  # the anchor, its uses and the keys stay under the bound
     text = "---\ndescription: fine\nbig: &a \"" + "x" * BIG + "\"\nmany:\n" + "  - *a\n" * uses + "---\nFINE\n"
     root = write_files(tmp_path / "docroot", {**HEALTHY, "_commands/fine.md": text})
-    built = Docroot(root, store=Store(None)).current()
+    built = Docroot(root, store=Store(None)).build()
     entrypoint = built.entrypoint("command", "fine")
     assert not built.problems(entrypoint)
     assert entrypoint.meta["many"] == ["x" * BIG] * uses
@@ -76,7 +76,7 @@ def test_aliases_within_the_bound_are_read_as_written(tmp_path):
 
 def _listed(root, cache) -> Docroot:
     docroot = Docroot(root, store=Store(cache))
-    built = docroot.current()
+    built = docroot.build()
     for name in built.snapshot.layout.commands:
         built.problems(built.entrypoint("command", name))
     return docroot

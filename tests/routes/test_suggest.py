@@ -10,7 +10,7 @@ from guide.routes.lookup import AddressRead, PromptRead, resolve
 
 def _not_found(uri: str) -> str:
     with pytest.raises(NotFoundError) as info:
-        resolve(Docroot(DOCROOT).current(), AddressRead(uri))
+        resolve(Docroot(DOCROOT).build(), AddressRead(uri))
     return str(info.value)
 
 
@@ -48,4 +48,4 @@ def test_a_stranger_gets_the_help_hint_and_no_guess(uri):
 
 def test_a_prompt_route_with_a_typo_suggests_the_command():
     with pytest.raises(NotFoundError, match=r"no command reveiw; did you mean review\?"):
-        resolve(Docroot(DOCROOT).current(), PromptRead(":reveiw --mode branch"))
+        resolve(Docroot(DOCROOT).build(), PromptRead(":reveiw --mode branch"))

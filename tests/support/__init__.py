@@ -5,6 +5,7 @@
 - `files`: writing docroot files, comparing parsed values strictly
 - `forms`: declaring forms in the pure core's tests
 - `fuzzing`: the fuzzing budget (`GUIDE_FUZZ_EXAMPLES`)
+- `gitrepo`: real git repositories made in a test, and a `git` that never answers
 - `terminal`: children of the interactive commands' tests get Ctrl-C's default meaning
 
 Import them as `from support.NAME import ...` (pytest puts `tests/` on the path).

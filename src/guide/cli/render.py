@@ -10,6 +10,7 @@ from typing import Any
 from guide.cli.configured import add_folder_options, settings_of
 from guide.cli.explain import REFUSED, UNMENTIONED, FormReport, explain
 from guide.cli.inputs import NO_FIELDS, FileAnswers, check_form_ids, read_answers, with_values
+from guide.docroot import sources
 from guide.docroot.projects import Projects
 from guide.errors import GuideError
 from guide.forms.step import Answer, Ask, Fail, Outcome, Progress, Question, Request, step
@@ -77,22 +78,24 @@ def render(uri: str, settings: Settings, values: list[str], answers: Path | None
     folder = open_docroot(settings)
     read = AddressRead(with_values(uri, values))
     given = read_answers(answers) if answers else None
-    built = folder.current()
+    built = folder.build()
     found = resolve(built, read)
     if isinstance(found, Document):
         return Rendering(document_text(folder, found))
     if isinstance(found, str):
         return Rendering(found)
     named = found.keywords.get(PROJECT)
-    phase = folder.active_phase(built, ANY_PROJECT.named(named) if named is not None else None)
+    project = ANY_PROJECT.named(named) if named is not None else None
+    phase = folder.active_phase(built, project)
+    live = sources.derive(found.entrypoint.forms, sources.project_of(folder, project), found.supplied()) if found.entrypoint.forms.live else {}
     if given is None:
-        request = found.request(can_elicit=False, active_phase=phase)
+        request = found.request(can_elicit=False, active_phase=phase, live=live)
         outcome = step(request)
-        first = step(found.request(can_elicit=True, active_phase=phase))
+        first = step(found.request(can_elicit=True, active_phase=phase, live=live))
         reports = explain(request, outcome, asked={q.form for q in first.questions} if isinstance(first, Ask) else set())
     else:
         check_form_ids(given, [form.id for form in found.entrypoint.forms.forms], found.entrypoint.uri)
-        request = found.request(can_elicit=True, active_phase=phase, url_mode=True)  # the file answers URL steps too
+        request = found.request(can_elicit=True, active_phase=phase, live=live, url_mode=True)  # the file answers URL steps too
         outcome, replies = _answered(request, FileAnswers(given))
         reports = explain(request, outcome, replies=replies)
     return _rendering(found, outcome, reports, phase, settings.max_output)

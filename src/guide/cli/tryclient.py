@@ -159,7 +159,7 @@ def _file_answerer(options: argparse.Namespace, settings: Settings, uri: str) ->
     """The answers file, its form ids checked against the entrypoint when the docroot resolves the address."""
     answers = read_answers(options.answers)
     try:
-        found = resolve(open_docroot(settings).current(), AddressRead(uri))
+        found = resolve(open_docroot(settings).build(), AddressRead(uri))
     except GuideError:
         found = None  # the server reports what is wrong with the address
     if isinstance(found, Call):

@@ -1,7 +1,8 @@
 """`guide.yaml`: flags and workflow settings (C10), and the active workflow phase."""
 
 import os
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,18 +16,23 @@ from guide.spelling import near_miss
 
 CONFIG_NAME = "guide.yaml"
 DEFAULT_STATE_FILE = ".guide.yaml"
-KEYS = ("flags", "workflow", "url-hosts")
+KEYS = ("flags", "workflow", "lists", "url-hosts")
+MAX_LIST = 100
+"""The most values a `lists:` entry holds: the most a form or a completion offers."""
+_LIST_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 REQUIRES = "requires-"
 """The prefix of a frontmatter key that makes a file depend on a flag (`requires-<flag>`, C4)."""
 
 
 @dataclass(frozen=True)
 class Config:
-    """Docroot settings: flag values and the enabled workflow phases, in order."""
+    """Docroot settings: flag values, the enabled workflow phases in order, and the named lists of choices."""
 
     flags: Mapping[str, Any] = field(default_factory=dict)
     phases: tuple[str, ...] = ()
     state_file: str = DEFAULT_STATE_FILE
+    lists: Mapping[str, tuple[tuple[str, str | None], ...]] = field(default_factory=dict)
+    """Each list under `lists:` as (value, title) pairs in order; a plain value has no title (`source: list:<name>`, C5)."""
     url_hosts: tuple[str, ...] = ()
     """The hosts a URL step's link may go to (`url-hosts:`): names, IP addresses or `*.domain`."""
 
@@ -88,7 +94,41 @@ def read_config(docroot: Path, max_file_size: int = files.MAX_FILE_SIZE) -> tupl
     if not isinstance(state_file, str) or not state_file:
         problem(("workflow", "state-file"), "`workflow.state-file` must be a file path")
         state_file = DEFAULT_STATE_FILE
-    return Config(dict(flags), tuple(phases), state_file, _url_hosts(data.get("url-hosts"), problem)), problems
+    return Config(dict(flags), tuple(phases), state_file, read_lists(data.get("lists"), problem), _url_hosts(data.get("url-hosts"), problem)), problems
+
+
+def read_lists(data: Any, problem: Callable[[tuple[str, ...], str], None]) -> dict[str, tuple[tuple[str, str | None], ...]]:
+    """The `lists:` mapping of guide.yaml, each list's problems told to `problem` (a broken list is left out)."""
+    if data is None:
+        return {}
+    if not isinstance(data, Mapping):
+        problem(("lists",), "`lists` must be a mapping of list name to a list of values (or of {value, title})")
+        return {}
+    lists = {}
+    for name, entries in data.items():
+        options = [_option(entry) for entry in entries] if isinstance(entries, list) else []
+        values = [option[0] for option in options if option is not None]
+        if not isinstance(name, str) or not _LIST_NAME.fullmatch(name):
+            problem(("lists",), f"list name {name!r} must be letters, digits, '-' or '_'")
+        elif not options or None in options:
+            problem(("lists", name), f"list {name!r} must be a non-empty list of values, or of {{value, title}} with text in both")
+        elif len(set(values)) != len(values):
+            problem(("lists", name), f"list {name!r} lists a value twice")
+        elif len(values) > MAX_LIST:
+            problem(("lists", name), f"list {name!r} has {len(values)} values; a list holds at most {MAX_LIST} (the most a form offers)")
+        else:
+            lists[name] = tuple(options)
+    return lists
+
+
+def _option(entry: Any) -> tuple[str, str | None] | None:
+    """One entry of a list as (value, title), or None if it is neither non-empty text nor {value, title} text."""
+    if isinstance(entry, str) and entry.strip():
+        return entry, None
+    if isinstance(entry, Mapping) and set(entry) <= {"value", "title"} and isinstance(entry.get("value"), str) and entry["value"].strip():
+        title = entry.get("title")
+        return (entry["value"], title) if title is None or isinstance(title, str) and title.strip() else None
+    return None
 
 
 def _url_hosts(entries: Any, problem: Any) -> tuple[str, ...]:

@@ -12,8 +12,10 @@ is not YAML, a near-miss key, a `description` that is not text) is reported by
 from guide.docroot.built import Built
 from guide.docroot.frontmatter import FrontmatterError, Parsed, locate
 from guide.docroot.keys import key_issues
+from guide.docroot.memo import Once
 from guide.errors import Issue, Problem
 
+CHECKS: Once[tuple[tuple[Problem, ...], tuple[Problem, ...]]] = Once("each document's frontmatter errors and notes, by file")
 NEVER_ASKED = "`elicitation` here is never asked: a document is served without asking for input; declare forms in a command or a SKILL.md"
 
 
@@ -21,7 +23,7 @@ def checks(built: Built, rel: str) -> tuple[tuple[Problem, ...], tuple[Problem, 
     """A document's frontmatter errors and notes, whatever its `requires-*` say (none for a file without frontmatter)."""
     if rel not in built.snapshot.sources:
         return (), ()
-    return built.value(("document checks", rel), lambda: _check(built, rel))
+    return built.value(CHECKS, lambda: _check(built, rel), rel)
 
 
 def _check(built: Built, rel: str) -> tuple[tuple[Problem, ...], tuple[Problem, ...]]:

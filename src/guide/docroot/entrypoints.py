@@ -4,52 +4,25 @@
 included partials; `check` finds its problems and notes in the light of the rest
 of the docroot (its partials, guide.yaml) and reads its body; `partial_report`
 checks a partial file on its own. All three are plain functions of what the
-snapshot's build (`Files`) knows: they cache nothing themselves.
+snapshot's build (`guide.docroot.facts.Facts`) knows: they cache nothing themselves.
 """
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from guide import address
 from guide.address import EntrypointKind
 from guide.docroot import references
 from guide.docroot.config import Config
+from guide.docroot.facts import Facts
 from guide.docroot.frontmatter import Front, FrontmatterError, Parsed, listed, locate
 from guide.docroot.keys import key_issues
 from guide.docroot.url_checks import link_issues
 from guide.errors import Issue, Problem
 from guide.forms.combine import combine
-from guide.forms.declare import EMPTY, Form, FormSet, declared_names
-from guide.render import TemplateFacts
+from guide.forms.declare import EMPTY, FormSet, declared_names
 from guide.spelling import near_miss
-
-
-class Files(Protocol):
-    """What checking one file needs to know of the rest of the docroot."""
-
-    @property
-    def config(self) -> Config: ...
-
-    @property
-    def config_ok(self) -> bool: ...
-
-    @property
-    def partials(self) -> Mapping[str, str]: ...
-
-    def front(self, rel: str) -> Front | FrontmatterError: ...
-
-    def parsed(self, rel: str) -> Parsed | FrontmatterError: ...
-
-    def template(self, rel: str) -> TemplateFacts: ...
-
-    def declared(self, rel: str, allow_source: bool) -> tuple[tuple[Form, ...], tuple[Issue, ...]]: ...
-
-    def allows(self, rel: str) -> bool: ...
-
-    def partial_loop(self, names: Iterable[str]) -> list[str] | None: ...
-
-    def partials_reached(self, names: Iterable[str]) -> list[str]: ...
 
 
 @dataclass(frozen=True)
@@ -87,7 +60,7 @@ class Findings:
     """The files whose issues may be reported: the entrypoint and its applying partials."""
 
 
-def build(kind: EntrypointKind, name: str, path: str, files: Files) -> tuple[Entrypoint, Findings]:
+def build(kind: EntrypointKind, name: str, path: str, files: Facts) -> tuple[Entrypoint, Findings]:
     """An entrypoint's effective forms from itself and its included partials, and what its checks will report."""
     uri = address.command_address(name) if kind == "command" else address.skill_address(name)
     front = files.front(path)
@@ -117,7 +90,7 @@ def build(kind: EntrypointKind, name: str, path: str, files: Files) -> tuple[Ent
     return Entrypoint(kind, name, path, meta, form_set, uri), findings
 
 
-def check(entrypoint: Entrypoint, findings: Findings, files: Files) -> tuple[tuple[Problem, ...], tuple[Problem, ...]]:
+def check(entrypoint: Entrypoint, findings: Findings, files: Facts) -> tuple[tuple[Problem, ...], tuple[Problem, ...]]:
     """The problems (authoring errors) and notes of a built entrypoint; reads its body."""
     if not findings.origins:  # the file itself cannot be read: that is its one problem
         return findings.problems, ()
@@ -136,7 +109,7 @@ def check(entrypoint: Entrypoint, findings: Findings, files: Files) -> tuple[tup
     return tuple(problems), tuple([_locate(issue, files) for issue in note_issues] + body_notes + reference_notes)
 
 
-def partial_report(path: str, files: Files) -> tuple[list[Problem], list[Problem]]:
+def partial_report(path: str, files: Facts) -> tuple[list[Problem], list[Problem]]:
     """A partial's own problems and notes, whether or not anything includes it or its `requires-*` hold.
 
     Checks that need the including entrypoint (duplicates, `when` targets) are
@@ -152,7 +125,7 @@ def partial_report(path: str, files: Files) -> tuple[list[Problem], list[Problem
     return problems, [_locate(issue, files) for issue in notes]
 
 
-def _body_report(path: str, files: Files, includes: set[str]) -> tuple[list[Problem], list[Problem]]:
+def _body_report(path: str, files: Facts, includes: set[str]) -> tuple[list[Problem], list[Problem]]:
     """The body's syntax error, `{{>name}}` tags naming no partial or starting a loop, and partials whose forms are not asked."""
     parsed = files.parsed(path)
     if isinstance(parsed, FrontmatterError):
@@ -181,7 +154,7 @@ def _body_report(path: str, files: Files, includes: set[str]) -> tuple[list[Prob
     return problems, notes
 
 
-def alias_problems(commands: Mapping[str, str], files: Files) -> list[Problem]:
+def alias_problems(commands: Mapping[str, str], files: Facts) -> list[Problem]:
     """Aliases that name another command or another command's alias (checked across every command, by `guide check`).
 
     The command itself still serves by its name; only the alias cannot work.
@@ -212,7 +185,7 @@ def _did_you_mean(name: str, known: Iterable[str]) -> str:
     return f"; did you mean {found!r}?" if found else ""
 
 
-def _locate(issue: Issue, files: Files) -> Problem:
+def _locate(issue: Issue, files: Facts) -> Problem:
     parsed = files.parsed(issue.origin)
     line = locate(parsed.yaml_text, issue.keys, parsed.first_line) if isinstance(parsed, Parsed) else None
     return Problem(path=issue.origin, line=line, form=issue.form, field=issue.field, message=issue.message)

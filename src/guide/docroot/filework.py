@@ -1,5 +1,13 @@
 """The per-file work of one build: what has been made of each template file, shared with the next build while the file is unchanged.
 
+`Files` answers the questions asked of one file (its frontmatter, text,
+template facts, declared forms, listing summary) from what is made, making
+what is not: the frontmatter from the store's kept parses when the file's stamp
+matches, else read and parsed. A listing needs only the frontmatter, so no text
+is kept with it; a file's text and the template facts of its body are kept in
+bounded memos (`TEXTS`, `TEMPLATES`): a check of every file keeps the last
+thousand or so, and a render reads a body it lost again.
+
 Each file's work is one frozen record (`FileWork`) in a cell. A thread that
 makes more of it (a parse, a summary, declared forms) does so outside any lock,
 then replaces the cell's record under the lock; a reader takes the record
@@ -11,13 +19,19 @@ ever gone through under that lock.
 """
 
 import threading
+import time
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import NamedTuple
 
-from guide.docroot.frontmatter import Front, FrontmatterError, Summary
-from guide.docroot.snapshot import Source
-from guide.forms.declare import Form
+from guide.docroot import files
+from guide.docroot.config import REQUIRES
+from guide.docroot.frontmatter import Front, FrontmatterError, Parsed, Summary, split, summary
+from guide.docroot.memo import MEGA, UNBUILT, Kept, Memos
+from guide.docroot.snapshot import Snapshot, Source
+from guide.docroot.store.parses import StoredParses, digest
+from guide.forms.declare import Form, declare_forms
+from guide.render import TemplateFacts, inspect
 
 DeclaredKey = tuple[bool, tuple[str, ...]]
 """Whether `source:` is allowed, and the configuration's phases."""
@@ -40,6 +54,10 @@ class FileWork(NamedTuple):
 
 NOTHING = FileWork()
 """The work of a file nothing was made of yet."""
+NO_TEMPLATE = TemplateFacts(None, ())
+TEXTS: Kept[Parsed | FrontmatterError] = Kept("a file's text with its frontmatter read", 1024, 64 * MEGA)
+"""64 files at the file size cap: a render reads a text it lost again."""
+TEMPLATES: Kept[TemplateFacts] = Kept("the template facts of a file's body", 2048, 16 * MEGA)
 
 
 class _Cell:
@@ -121,3 +139,160 @@ class Works:
     def _unchanged(self, rel: str, before: Mapping[str, Source]) -> bool:
         """Whether a file of this snapshot has the same source (path, stamp, identity) as in `before`."""
         return rel in self.sources and before.get(rel) == self.sources[rel]
+
+
+class Files:
+    """The questions asked of one snapshot's template files, answered from the work made of them (made now when missing)."""
+
+    def __init__(self, snapshot: Snapshot, *, limit: int, parses: StoredParses | None, memos: Memos, previous: "Files | None" = None):
+        """`limit`: the largest file read, in bytes; `parses`: the store's kept parses; `previous`: the files of the build replaced."""
+        self.snapshot = snapshot
+        self.limit = limit
+        self.parses = parses
+        self.works: Works = Works(snapshot.sources, previous.works if previous is not None else None)
+        self._texts = memos.of(TEXTS)
+        self._templates = memos.of(TEMPLATES)
+
+    def work(self, rel: str) -> FileWork:
+        """What has been made of a file so far (nothing is made now)."""
+        return self.works.get(rel)
+
+    def front(self, rel: str) -> Front | FrontmatterError:
+        """The frontmatter of a template file, or why it cannot be read (the kept parse when the stamp fits, else parsed)."""
+        found = self.works.get(rel).front
+        if found is None:
+            found = self._kept(rel)
+        if found is None:
+            parsed = self._parse(rel)  # the text is not kept: a listing needs only the frontmatter
+            found = parsed.front if isinstance(parsed, Parsed) else parsed
+        return found
+
+    def parsed(self, rel: str) -> Parsed | FrontmatterError:
+        """The text of a template file with its frontmatter read (read now unless it is among the texts kept)."""
+        found = self._texts.get(rel, UNBUILT)
+        return self._texts.keep(rel, self._parse(rel)) if found is UNBUILT else found
+
+    def template(self, rel: str) -> TemplateFacts:
+        """The body's Mustache syntax error, the partials it includes and the names it looks up (nothing for an unreadable file)."""
+        found = self._templates.get(rel, UNBUILT)
+        if found is UNBUILT:
+            parsed = self.parsed(rel)
+            found = self._templates.keep(rel, inspect(parsed.body) if isinstance(parsed, Parsed) else NO_TEMPLATE)
+        return found
+
+    def declared(self, rel: str, allow_source: bool) -> Declared:
+        """The forms a file declares, with their problems (one file may be included by many entrypoints)."""
+        config = self.snapshot.config
+        key = (allow_source, config.phases, tuple(config.lists.items()))
+        found = self.works.get(rel).declared.get(key)
+        if found is None:
+            meta = front.meta if isinstance(front := self.front(rel), Front) else {}
+            forms, issues = declare_forms(meta.get("elicitation"), origin=rel, fallback_all=meta.get("fallback"), allow_source=allow_source,
+                                          phases=key[1], lists=config.lists)
+            found = self.works.note_declared(rel, key, (tuple(forms), tuple(issues)))
+        return found
+
+    def allows(self, rel: str) -> bool:
+        """Whether a template file's `requires-*` hold under this configuration (an unreadable one applies: its problem is reported)."""
+        if not self.mentions(rel, REQUIRES):
+            return True
+        front = self.front(rel)
+        return isinstance(front, FrontmatterError) or self.snapshot.config.allows(front.meta)
+
+    def summary(self, rel: str) -> Summary:
+        """What listing a file needs of its frontmatter: from its frontmatter if read, else the store's, else read now."""
+        work = self.works.get(rel)
+        if work.summary is not None:
+            return work.summary
+        kept = self._stored_summary(rel) if work.front is None else None
+        return self.works.note_summary(rel, kept if kept is not None else summary(self.front(rel)))
+
+    def mentions(self, rel: str, word: str) -> bool:
+        """False only when the file surely has no frontmatter key starting with `word` (`word` is one of `MARKED`)."""
+        work = self.works.get(rel)
+        if work.summary is None and work.front is None and (stored := self._stored_summary(rel)) is not None:
+            self.works.note_summary(rel, stored)
+            work = self.works.get(rel)
+        if work.summary is not None or work.front is not None:
+            return any(mark.startswith(word) for mark in self.summary(rel).marks)
+        found = work.mentions.get(word)
+        if found is None:
+            text, _ = self._read(rel)
+            found = self.works.note_mention(rel, word, text is None or word in text)  # unreadable: the parse says why
+        return found
+
+    def _kept(self, rel: str) -> Front | FrontmatterError | None:
+        """The frontmatter from the store's kept parses, if it holds one for the file's stamp (no file is read)."""
+        source = self.snapshot.sources[rel]
+        kept = self.parses.front(rel, source.stamp) if self.parses is not None and source.stamp is not None else None
+        return self.works.note_front(rel, *kept) if kept is not None else None
+
+    def _parse(self, rel: str) -> Parsed | FrontmatterError:
+        """Read a template file and parse it (reusing a parse of the same text); its frontmatter is noted if it was not yet."""
+        source, work = self.snapshot.sources[rel], self.works.get(rel)
+        read_ns = time.time_ns()
+        text, refusal = self._read(rel)
+        if text is None:
+            parsed: Parsed | FrontmatterError = FrontmatterError(refusal, None)
+        elif work.front is not None and work.digest == digest(text):
+            parsed = _with_text(work.front, text)
+        else:
+            kept = self.parses.checked(rel, source.stamp, text) if self.parses is not None and source.stamp is not None else None
+            parsed = _with_text(kept, text) if kept is not None else _split(text)
+            if kept is None and self.parses is not None and source.stamp is not None:
+                self.parses.remember(rel, source.stamp, text, parsed, read_ns=read_ns)
+        if work.front is None:
+            self.works.note_front(rel, parsed.front if isinstance(parsed, Parsed) else parsed, digest(text) if text is not None else None)
+        return parsed
+
+    def _read(self, rel: str) -> tuple[str | None, str]:
+        """A template file's text, or None and why it cannot be read."""
+        source = self.snapshot.sources[rel]
+        if source.stamp is None:
+            return None, "file is gone"
+        try:
+            return files.read_text(self.snapshot.root, rel, self.limit, encoding="utf-8-sig", identity=source.identity), ""
+        except files.Refused as error:
+            return None, f"file {error}"
+
+    def _stored_summary(self, rel: str) -> Summary | None:
+        source = self.snapshot.sources[rel]
+        return self.parses.summary(rel, source.stamp) if self.parses is not None and source.stamp is not None else None
+
+
+def same_fronts(before: Files, after: Files) -> bool:
+    """Whether every template file changed between two builds shows the same frontmatter (what listings show of it).
+
+    An earlier build that listed a file from its kept summary alone (no
+    frontmatter read) showed only that summary, so the summaries are compared; a
+    changed file the earlier build knew nothing of counts as changed. Reads files.
+    """
+    old_sources = before.snapshot.sources
+    for rel, source in after.snapshot.sources.items():
+        if old_sources.get(rel) != source:
+            old = before.work(rel)
+            if old.front is None and old.summary is None:
+                return False
+            if old.front is not None and _listed(old.front) != _listed(after.front(rel)):
+                return False
+            if old.front is None and old.summary != summary(after.front(rel)):
+                return False
+    return True
+
+
+def _listed(front: Front | FrontmatterError) -> object:
+    return front.meta if isinstance(front, Front) else front
+
+
+def _split(text: str) -> Parsed | FrontmatterError:
+    try:
+        return split(text)
+    except FrontmatterError as error:
+        return error
+
+
+def _with_text(front: Front | FrontmatterError, text: str) -> Parsed | FrontmatterError:
+    """A kept frontmatter joined with the text it was read from (parsed again if the text cannot be the one)."""
+    if isinstance(front, FrontmatterError):
+        return front
+    return Parsed(front, text) if front.body_start <= len(text) else _split(text)

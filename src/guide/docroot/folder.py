@@ -26,6 +26,7 @@ from guide.docroot.built import Built
 from guide.docroot.config import Config, read_config, state_path
 from guide.docroot.files import MAX_FILE_SIZE
 from guide.docroot.layout import scan
+from guide.docroot.memo import Unbuilt
 from guide.docroot.phase import PhaseFile, PhaseFiles
 from guide.docroot.snapshot import Snapshot, Source
 from guide.docroot.store.disk import Store
@@ -49,7 +50,7 @@ class DocrootGone(UnavailableError):
 
 
 class Docroot:
-    """A docroot folder; `current()` gives the build of its current snapshot, refreshed after `invalidate()`.
+    """A docroot folder; `build()` gives the build of its current snapshot, made anew after `invalidate()`.
 
     Files larger than `max_file_size` bytes are not served (see `guide.docroot.files`).
     Parses are kept between processes in `store` (None: nothing is kept; the commands
@@ -83,11 +84,11 @@ class Docroot:
         self.on_build: Callable[[float], None] | None = None
         """Told the seconds each new snapshot took to make (the server's metrics)."""
 
-    def peek(self) -> Built | None:
+    def built(self) -> Built | None:
         """The build of the current snapshot if it is up to date, else None (never reads or builds anything)."""
         return self._current
 
-    def current(self) -> Built:
+    def build(self) -> Built:
         """The build of the current snapshot, made anew first if files changed since the last one (slow: never on the event loop)."""
         built = self._current
         if built is not None:
@@ -157,9 +158,9 @@ class Docroot:
         """The workflow phase `project` (default: the server's own) is in now (C10); the state file is re-read whenever it changes."""
         return self._phase_file(built, project).phase()
 
-    def peek_phase(self, built: Built, project: Path | None = None) -> tuple[bool, str | None]:
-        """Whether the active phase of `project` (default: the server's own) is known without reading its state file, and the phase."""
-        return self._phase_file(built, project).peek()
+    def known_phase(self, built: Built, project: Path | None = None) -> str | None | Unbuilt:
+        """The active phase of `project` (default: the server's own) if it is known without reading its state file, else `UNBUILT`."""
+        return self._phase_file(built, project).known()
 
     def keep_parses(self, *, if_loaded: bool = False) -> None:
         """Save what was parsed since the last save for the next process (slow: never on the event loop).
@@ -178,11 +179,11 @@ class Docroot:
 
     def _phase_file(self, built: Built, project: Path | None) -> PhaseFile:
         config, phases, own = self._phases
-        if config is not built.config:  # asked on every read: a state file's path is worked out once per configuration and project
-            phases = PhaseFiles(partial(state_path, built.config))
-            own = PhaseFile(state_path(built.config, self.project))
+        if config is not built.snapshot.config:  # asked on every read: a state file's path is worked out once per configuration and project
+            phases = PhaseFiles(partial(state_path, built.snapshot.config))
+            own = PhaseFile(state_path(built.snapshot.config, self.project))
             with self._lock:
-                self._phases = (built.config, phases, own)
+                self._phases = (built.snapshot.config, phases, own)
         return own if project is None or project is self.project else phases.of(project)
 
     def _refresh(self, root: Path, edited: set[str] | None, last: Built | None) -> Snapshot:

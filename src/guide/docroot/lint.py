@@ -1,15 +1,29 @@
-"""Lint a whole docroot: every authoring problem, the notes, and a summary of what it holds (C2, C5)."""
+"""Lint a whole docroot: every authoring problem, the notes, and a summary of what it holds (C2, C5); `guide check`'s report.
 
+The report is made here whole: configuration, layout, entrypoints, partials,
+documents and skill members (`lint`), and kept in the store while nothing it
+depends on changed (`checked`, the store's `reports` kind).
+"""
+
+import hashlib
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from guide.docroot import documents, files
+from guide.docroot import documents, entrypoints, files
 from guide.docroot.built import Built
-from guide.docroot.frontmatter import FrontmatterError, split
+from guide.docroot.frontmatter import FrontmatterError, Parsed, split
+from guide.docroot.memo import Once
+from guide.docroot.partials import expansion_problem
+from guide.docroot.snapshot import LISTED_ROLES
+from guide.docroot.store import reports
+from guide.docroot.store.disk import Store
+from guide.docroot.store.parses import RACY_NS
 from guide.errors import Problem
 
 PROBLEM_FIELDS = {"path", "line", "form", "field", "message"}
+REPORT: Once[tuple[list[Problem], list[Problem]]] = Once("the report of the configuration, layout, partials and entrypoints")
 MAX_NOTE_READ = 1024 * 1024
 """Skill members larger than this are not opened to look for forms."""
 
@@ -33,13 +47,96 @@ class Report:
 
 def lint(built: Built) -> Report:
     """Check every file of the docroot, whatever its `requires-*` say."""
-    problems, notes = built.report()  # builds every entrypoint
+    problems, notes = report(built)  # builds every entrypoint
     layout = built.snapshot.layout
     for rel in layout.documents.values():
         document_problems, document_notes = documents.checks(built, rel)
         problems, notes = problems + list(document_problems), notes + list(document_notes)
-    notes = notes + [note for rel in sorted(layout.members.values()) for note in _forms_never_asked(built.root, rel)]
+    notes = notes + [note for rel in sorted(layout.members.values()) for note in _forms_never_asked(built.snapshot.root, rel)]
     return Report(_ordered(problems), _ordered(notes), _summary(built))
+
+
+def report(built: Built) -> tuple[list[Problem], list[Problem]]:
+    """Every authoring problem and note of the configuration, layout, partials and entrypoints (whatever their `requires-*`).
+
+    This is `lint`'s report but for documents and skill members."""
+    return built.value(REPORT, lambda: _report(built))
+
+
+def checked(built: Built, store: Store) -> Report:
+    """The lint report of a docroot: the kept one if nothing it depends on changed, else a new one (then kept)."""
+    mark, name = fingerprint(built), str(built.snapshot.root)
+    kept = reports.load(store, name, mark)
+    if kept is not None and _same_texts(built, kept.texts):
+        try:
+            return from_json(kept.report)
+        except ValueError:
+            pass  # not a report this code wrote: made again, and kept
+    found = lint(built)
+    reports.save(store, name, reports.Kept(mark, _racy_texts(built), found.as_json()))
+    return found
+
+
+def fingerprint(built: Built) -> str:
+    """A digest of everything a lint report of this docroot depends on, contents aside (the stamps stand for them)."""
+    snapshot, digest = built.snapshot, hashlib.blake2b(digest_size=20)
+    layout = snapshot.layout
+    for part in (repr(snapshot.config), repr(snapshot.config_problems), repr(layout.problems), repr(layout.notes)):
+        digest.update(part.encode("utf-8", "surrogatepass"))
+    for role in LISTED_ROLES:
+        digest.update(repr(sorted(getattr(layout, role).items())).encode("utf-8", "surrogatepass"))
+    for rel, stamp in sorted(_stamps(built).items()):
+        digest.update(f"\0{rel}\0{stamp}".encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
+def _report(built: Built) -> tuple[list[Problem], list[Problem]]:
+    layout = built.snapshot.layout
+    problems, notes = [], list(layout.notes)
+    # Each entrypoint whole, one after the other: its text and template facts are used while still in their memos.
+    for kind in ("command", "skill"):
+        for name, rel in built.snapshot.table(kind).items():
+            found, noted = built.checks(built.entrypoint(kind, name))
+            problems += [*found, *_too_large(built, rel)]
+            notes += noted
+    problems += [*built.snapshot.config_problems, *layout.problems, *entrypoints.alias_problems(layout.commands, built)]
+    for rel in layout.partials.values():
+        partial_problems, partial_notes = entrypoints.partial_report(rel, built)
+        problems += partial_problems
+        notes += partial_notes
+    return _ordered(problems), _ordered(notes)
+
+
+def _too_large(built: Built, rel: str) -> list[Problem]:
+    """The error of an entrypoint whose partials alone expand past the output cap (reported by `guide check` only)."""
+    parsed, facts = built.parsed(rel), built.template(rel)
+    if not isinstance(parsed, Parsed) or not facts.inclusions:
+        return []
+    found = expansion_problem(rel, parsed.body_line, facts, built.expansion(rel), built.indentation(rel))
+    return [found] if found is not None else []
+
+
+def _stamps(built: Built) -> dict:
+    snapshot = built.snapshot
+    return {**snapshot.layout.stamps, **{rel: source.stamp for rel, source in snapshot.sources.items()}}
+
+
+def _racy_texts(built: Built) -> dict[str, str]:
+    """The digest of each file changed too recently for its stamp to tell a later change (see `RACY_NS`)."""
+    newest = time.time_ns() - RACY_NS
+    return {rel: _text_digest(built, rel) for rel, stamp in _stamps(built).items() if stamp is None or stamp[3] > newest}
+
+
+def _same_texts(built: Built, texts: dict[str, str]) -> bool:
+    return all(_text_digest(built, rel) == kept for rel, kept in texts.items())
+
+
+def _text_digest(built: Built, rel: str) -> str:
+    try:
+        data = files.read_bytes(files.real_path(built.snapshot.root, rel), built.files.limit)
+    except files.Refused as error:
+        return f"unreadable: {error}"
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 def _summary(built: Built) -> dict[str, int]:
@@ -76,7 +173,7 @@ def _forms_never_asked(root: Path, rel: str) -> list[Problem]:
 
 
 def _ordered(problems: list[Problem]) -> list[Problem]:
-    return sorted(problems, key=lambda p: (p.path, p.line or 0, p.message))
+    return sorted(set(problems), key=lambda p: (p.path, p.line or 0, p.message))
 
 
 def _as_json(problem: Problem) -> dict:

@@ -1,21 +1,59 @@
-"""A memo bounded by how many values it keeps and by how many characters they hold together.
+"""Memos bounded by how many values they keep and by how many characters they hold together, declared by their users.
 
 What a build keeps of its answers (rendered texts, resolved reads) depends on
 what clients ask: a bound on the count alone let 1,024 renders of a megabyte
 each stay. A `Memo` forgets its oldest values once either bound is passed, and
 never keeps a value larger than its whole size bound.
+
+A memo is declared beside the code that uses it, as a `Kept` with its bounds
+(`RENDERS = Kept("renders", 1024, 8 * MEGA)`); every build keeps one memo of
+each declaration it is asked about (`Memos`), so the build names none of them.
 """
 
 import dataclasses
+import enum
 import threading
-from collections.abc import Hashable, Mapping
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any, Generic, Literal, TypeVar
 
 T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+
+class _Unbuilt(enum.Enum):
+    UNBUILT = "UNBUILT"
+
+
+UNBUILT = _Unbuilt.UNBUILT
+"""What a question answered only from what is built returns when the value was not made yet (a memo, a build's value, the phase)."""
+Unbuilt = Literal[_Unbuilt.UNBUILT]
 OBJECT_WEIGHT = 16
 """Characters an object counts as when it holds no text Guide can see (a number, a build)."""
 WEIGH_DEPTH = 4
 """How deeply nested values are looked into for their text: deep enough for a key of tuples or a parsed file."""
+
+
+MEGA = 1024 * 1024
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Kept(Generic[T_co]):
+    """A memo's declaration: what it keeps (for the reader), at most `count` values and `characters` characters, keys included."""
+
+    what: str
+    count: int
+    characters: int
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Once(Generic[T_co]):
+    """A value a build makes once for its snapshot (a listing, an entrypoint's checks), declared beside its user.
+
+    One value in all, or one per key (`Built.value(ONCE, make, key)`): a build
+    keeps what the docroot holds, so these are bounded by the docroot, not by a count.
+    """
+
+    what: str
 
 
 class Memo(Generic[T]):
@@ -26,13 +64,11 @@ class Memo(Generic[T]):
         self.characters = characters
         self.size = 0
         """The characters kept now."""
-        self._values: dict[Hashable, tuple[T, int]] = {}
+        self._values: dict[Hashable, T] = {}
+        self._sizes: dict[Hashable, int] = {}
         self._lock = threading.Lock()
-
-    def get(self, key: Hashable, default: Any = None) -> T | Any:
-        """The value kept under `key`, else `default`."""
-        found = self._values.get(key)
-        return default if found is None else found[0]
+        self.get: Callable[..., T | Any] = self._values.get
+        """The value kept under a key, else the default given (a plain lookup: asked on every read)."""
 
     def keep(self, key: Hashable, value: T) -> T:
         """Keep `value` under `key` unless a value is kept there already, and return the kept one.
@@ -42,20 +78,46 @@ class Memo(Generic[T]):
         """
         size = weigh(key) + weigh(value)
         with self._lock:
-            found = self._values.get(key)
-            if found is not None:
-                return found[0]
+            if key in self._values:
+                return self._values[key]
             if size > self.characters:
                 return value
             while self._values and (len(self._values) >= self.count or self.size + size > self.characters):
-                _, dropped = self._values.pop(next(iter(self._values)))
-                self.size -= dropped
-            self._values[key] = (value, size)
+                oldest = next(iter(self._values))
+                del self._values[oldest]
+                self.size -= self._sizes.pop(oldest)
+            self._values[key] = value
+            self._sizes[key] = size
             self.size += size
             return value
 
     def __len__(self) -> int:
         return len(self._values)
+
+
+class Memos:
+    """One build's memos, one per declaration (`Kept`), each made when first used. Safe between threads."""
+
+    def __init__(self) -> None:
+        self._memos: dict[Kept[Any], Memo[Any]] = {}
+        self._lock = threading.Lock()
+
+    def of(self, kept: Kept[T]) -> Memo[T]:
+        """The memo of `kept` (empty when first asked for)."""
+        found = self._memos.get(kept)
+        if found is None:
+            with self._lock:
+                found = self._memos.setdefault(kept, Memo(kept.count, kept.characters))
+        return found
+
+    def remember(self, kept: Kept[T], key: Hashable, value: T) -> T:
+        """Keep `value` in the memo of `kept` (within its bounds), and return the kept one."""
+        return self.of(kept).keep(key, value)
+
+    def recall(self, kept: Kept[T], key: Hashable) -> "T | Unbuilt":
+        """A value kept with `remember`, else `UNBUILT`."""
+        found = self._memos.get(kept)
+        return found.get(key, UNBUILT) if found is not None else UNBUILT
 
 
 def weigh(value: Any, depth: int = WEIGH_DEPTH) -> int:

@@ -1,12 +1,16 @@
 """Which partials each template includes with `{{>name}}`, the loops among them, and how much text they expand to (C5, C9).
 
 Only the partials a question reaches are read: building one entrypoint looks at
-the partials its body names, not at every partial of the docroot.
+the partials its body names, not at every partial of the docroot. Worker
+threads ask one graph at once: each table only gains entries, each computed
+outside the lock and added under it (the first added is kept).
 """
 
+import threading
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from guide.errors import Problem
 from guide.render import MAX_OUTPUT, TemplateFacts
@@ -58,12 +62,14 @@ class PartialGraph:
         self._refs: dict[str, list[str]] = {}
         self._loops: dict[str, list[str] | None] = {}
         self._sizes: dict[str, tuple[int, str | None]] = {}
+        self._lock = threading.Lock()
 
     def refs(self, name: str) -> list[str]:
         """The existing partials that partial `name` names in its body."""
-        if name not in self._refs:
-            self._refs[name] = [ref for ref, _ in self.template_of(name).partials if ref in self.partials]
-        return self._refs[name]
+        found = self._refs.get(name)
+        if found is None:
+            found = self._note(self._refs, name, [ref for ref, _ in self.template_of(name).partials if ref in self.partials])
+        return found
 
     def reachable(self, names: Iterable[str]) -> list[str]:
         """Every existing partial these names include, directly or through other partials, in the order first met."""
@@ -108,7 +114,7 @@ class PartialGraph:
             else:
                 pending.pop()
                 open_names.discard(name)
-                self._sizes[name] = self._weigh(self.template_of(name))
+                self._note(self._sizes, name, self._weigh(self.template_of(name)))
         return self._sizes[start][0]
 
     def _weigh(self, facts: TemplateFacts) -> tuple[int, str | None]:
@@ -186,7 +192,7 @@ class PartialGraph:
             ref = next(stack[-1], None)
             if ref is None:
                 stack.pop()
-                self._loops.setdefault(trail.pop(), None)  # everything below it was explored: no loop from there
+                self._note(self._loops, trail.pop(), None)  # everything below it was explored: no loop from there
                 on_trail = set(trail)
             elif ref in on_trail:
                 found = trail[trail.index(ref):] + [ref]
@@ -197,8 +203,12 @@ class PartialGraph:
                 on_trail.add(ref)
                 stack.append(iter(self.refs(ref)))
         on_loop = next((name for name in trail if found and name in found), None)
-        self._loops[start] = found = _starting_at(found, on_loop) if found and on_loop else found
-        return found
+        return self._note(self._loops, start, _starting_at(found, on_loop) if found and on_loop else found)
+
+    def _note(self, table: dict, key: str, value: Any) -> Any:
+        """Add `value` to `table` under the lock unless another thread added one first; the value kept."""
+        with self._lock:
+            return table.setdefault(key, value)
 
 
 def expansion_problem(

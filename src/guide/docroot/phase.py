@@ -7,10 +7,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from guide.docroot.config import read_phase
+from guide.docroot.memo import UNBUILT, Unbuilt
 
 
 class PhaseFile:
-    """A workflow state file; `phase()` re-reads it only when its stamp changed, `peek()` never reads it."""
+    """A workflow state file; `phase()` re-reads it only when its stamp changed, `known()` never reads it."""
 
     def __init__(self, path: Path | None):
         self.path = path
@@ -26,13 +27,13 @@ class PhaseFile:
             self._read = (stamp, read_phase(self.path))
         return self._read[1]
 
-    def peek(self) -> tuple[bool, str | None]:
-        """Whether the phase is known without reading the file (it did not change since it was read), and the phase."""
+    def known(self) -> str | None | Unbuilt:
+        """The phase if it is known without reading the file (it did not change since it was read), else `UNBUILT`."""
         stamp = self._stamp()
         if stamp is None:
-            return True, None
+            return None
         read_stamp, phase = self._read
-        return stamp == read_stamp, phase
+        return phase if stamp == read_stamp else UNBUILT
 
     def _stamp(self) -> tuple[int, ...] | None:
         if self._where is None:

@@ -13,16 +13,14 @@ fields and form ids of every partial it includes or renders, whatever their
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from guide.docroot.facts import Facts
 from guide.docroot.frontmatter import Front, Parsed, listed
 from guide.errors import Problem
 from guide.forms.declare import declared_names
 from guide.render import DEFAULTED_ROOT, FIELD_ROOT, OPENED_ROOT
 from guide.spelling import near_miss
-
-if TYPE_CHECKING:
-    from guide.docroot.entrypoints import Files
 
 
 @dataclass(frozen=True)
@@ -33,7 +31,7 @@ class Declared:
     forms: frozenset[str]
 
 
-def report(path: str, includes: Iterable[str], files: "Files") -> tuple[list[Problem], list[Problem]]:
+def report(path: str, includes: Iterable[str], files: Facts) -> tuple[list[Problem], list[Problem]]:
     """The errors and notes of an entrypoint's body references, and of those in the partials it renders."""
     rendered = files.partials_reached(name for name, _ in files.template(path).partials)
     names = [name for name in dict.fromkeys([*includes, *rendered]) if name in files.partials]
@@ -59,7 +57,7 @@ def _declared(metas: Iterable[Mapping[str, Any]]) -> Declared:
     return Declared(frozenset(fields), frozenset(forms))
 
 
-def _findings(body: str, files: "Files", declared: Declared, by: str) -> Iterable[tuple[Problem, bool]]:
+def _findings(body: str, files: Facts, declared: Declared, by: str) -> Iterable[tuple[Problem, bool]]:
     parsed = files.parsed(body)
     if not isinstance(parsed, Parsed):
         return

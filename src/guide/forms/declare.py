@@ -14,7 +14,7 @@ from dataclasses import field as dataclass_field
 from typing import Any
 
 from guide.errors import Issue
-from guide.forms.fields import ABSENT, Field, declare_field
+from guide.forms.fields import ABSENT, Field, Lists, declare_field
 from guide.forms.keywords import needs_budget
 from guide.forms.secrets import secret_term, url_form_advice
 from guide.forms.url_step import URL_MODE, form_mode_issues, read_url_form
@@ -60,9 +60,12 @@ class FormSet:
     """Each field name with the form that supplies it (made with the set: a read asks for it every time)."""
     slow_checks: bool = dataclass_field(init=False, compare=False, repr=False)
     """Whether checking a value may take a time budget (a pattern only the backtracking engine runs): the server steps such forms off its event loop."""
+    live: bool = dataclass_field(init=False, compare=False, repr=False)
+    """Whether a field reads a live source (`git-*`, `files:`): the server reads it off its event loop for every read."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "fields", {field.name: (form, field) for form in self.forms for field in form.fields})
+        object.__setattr__(self, "live", any(field.live for form in self.forms for field in form.fields))
         slow = any(needs_budget(bound) for form in self.forms for field in form.fields for bound in field.bounds.values())
         object.__setattr__(self, "slow_checks", slow)
 
@@ -82,8 +85,9 @@ def declare_forms(
     fallback_all: Any = None,
     allow_source: bool = False,
     phases: Sequence[str] = (),
+    lists: Lists | None = None,
 ) -> tuple[list[Form], list[Issue]]:
-    """Read one file's `elicitation` mapping into forms, with every problem found."""
+    """Read one file's `elicitation` mapping into forms, with every problem found (`lists`: guide.yaml's, for `list:` sources)."""
     issues: list[Issue] = []
     if fallback_all is not None and fallback_all not in FALLBACKS:
         issues.append(Issue(origin=origin, keys=("fallback",), message=_fallback_message(fallback_all)))
@@ -94,7 +98,7 @@ def declare_forms(
         return [], issues
     forms = []
     for form_id, declaration in elicitation.items():
-        form, form_issues = _declare_form(form_id, declaration, origin, fallback_all == "render", allow_source, tuple(phases))
+        form, form_issues = _declare_form(form_id, declaration, origin, fallback_all == "render", (allow_source, tuple(phases), lists or {}))
         issues += form_issues
         if form is not None:
             forms.append(form)
@@ -111,7 +115,7 @@ def declared_names(elicitation: Any) -> set[str]:
     return names
 
 
-def _declare_form(form_id, declaration, origin, fallback_all, allow_source, phases) -> tuple[Form | None, list[Issue]]:
+def _declare_form(form_id, declaration, origin, fallback_all, sourcing) -> tuple[Form | None, list[Issue]]:
     if not isinstance(form_id, str) or not _FORM_ID.fullmatch(form_id):
         message = f"form id {form_id!r} must be letters, digits, '-' or '_'{boolean_key_hint(form_id)}"
         return None, [form_issue(origin, str(form_id), (), message)]
@@ -132,7 +136,7 @@ def _declare_form(form_id, declaration, origin, fallback_all, allow_source, phas
         issues += [form_issue(origin, form_id, keys, text) for keys, text in url_issues]
         return (None, issues) if issues else (Form(form_id, message, {}, (), (), when, fallback, origin, url), [])
     issues += [form_issue(origin, form_id, keys, text) for keys, text in form_mode_issues(declaration)]
-    fields, required, schema_issues = _read_schema(declaration.get("schema"), origin, form_id, allow_source, phases)
+    fields, required, schema_issues = _read_schema(declaration.get("schema"), origin, form_id, sourcing)
     issues += schema_issues
     if issues:
         return None, issues
@@ -154,7 +158,7 @@ def _read_when(when, origin, form_id) -> tuple[Mapping[str, tuple], list[Issue]]
     return conditions, issues
 
 
-def _read_schema(schema, origin, form_id, allow_source, phases) -> tuple[tuple[Field, ...], tuple[str, ...], list[Issue]]:
+def _read_schema(schema, origin, form_id, sourcing) -> tuple[tuple[Field, ...], tuple[str, ...], list[Issue]]:
     properties = schema.get("properties") if isinstance(schema, Mapping) else None
     if not isinstance(schema, Mapping) or schema.get("type") != "object" or not isinstance(properties, Mapping) or not properties:
         return (), (), [form_issue(origin, form_id, ("schema",), "`schema` must be `type: object` with a non-empty `properties` mapping")]
@@ -170,7 +174,8 @@ def _read_schema(schema, origin, form_id, allow_source, phases) -> tuple[tuple[F
         if secret:
             issues.append(form_issue(origin, form_id, keys, f"field {name!r} {secret}", field=name))
             continue
-        field, field_issues = declare_field(name, field_schema, allow_source=allow_source, phases=phases)
+        allow_source, phases, lists = sourcing
+        field, field_issues = declare_field(name, field_schema, allow_source=allow_source, phases=phases, lists=lists)
         issues += [form_issue(origin, form_id, keys + issue.keys, f"field {name!r}: {issue.message}", field=name) for issue in field_issues]
         if field is not None:
             default_issue = _default_issue(field)

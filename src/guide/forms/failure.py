@@ -13,7 +13,7 @@ from typing import Any, Literal
 from guide import address
 from guide.errors import GuideError, InputError, MissingInputError, StateError
 from guide.forms.declare import Form
-from guide.forms.fields import ABSENT, Field, choice_options
+from guide.forms.fields import ABSENT, Field
 from guide.forms.keywords import KEYWORDS
 from guide.forms.values import accepted
 from guide.text import one_line, show
@@ -100,7 +100,7 @@ def need(form: Form, field: Field, choices: Sequence[Any] | None) -> Need:
     default = field.default
     if field.source and offered is not None and default not in offered:
         default = ABSENT  # a default equal to the active phase is not on offer (C7.9)
-    titled = dict(choice_options(field.schema))
+    titled = dict(field.options())
     return Need(
         keyword=field.name,
         form=form.id,

@@ -11,13 +11,17 @@ from typing import Any
 
 from guide.errors import Issue
 from guide.forms.keywords import KEYWORDS, PAIRS, DeclarationError
+from guide.forms.sources import LIST, PROJECT, WORKFLOW_PHASES, Source, parse_source
 from guide.forms.types import TYPES, FieldType
 from guide.spelling import near_miss
 
 ABSENT: Any = type("Absent", (), {"__repr__": lambda self: "ABSENT", "__bool__": lambda self: False})()
 """Marks a key the declaration does not give (a field without `default`, a form without `when`); false, unlike the build's "not built yet" sentinel."""
 
-WORKFLOW_PHASES = "workflow-phases"
+__all__ = ["ABSENT", "WORKFLOW_PHASES", "Field", "Lists", "choice_options", "declare_field"]
+
+Lists = Mapping[str, tuple[tuple[str, str | None], ...]]
+"""The `lists:` of guide.yaml: each list's (value, title) pairs (`guide.docroot.config`)."""
 
 
 @dataclass(frozen=True)
@@ -29,14 +33,27 @@ class Field:
     schema: Mapping[str, Any]
     choices: tuple[Any, ...] | None = None
     default: Any = ABSENT
-    source: str | None = None
+    source: Source | None = None
     bounds: Mapping[str, Any] = dataclass_field(default_factory=dict, compare=False)
     """Each constraint keyword the schema declares, read into the form its check uses."""
+    titles: tuple[str, ...] | None = None
+    """The title of each choice, when a `list:` source gives titles."""
 
     @property
     def has_default(self) -> bool:
         """Whether the schema declares a `default`."""
         return self.default is not ABSENT
+
+    @property
+    def live(self) -> bool:
+        """Whether its choices are read from the project when its form is delivered (`git-*`, `files:`)."""
+        return self.source is not None and self.source.live
+
+    def options(self) -> list[tuple[str, str]]:
+        """Every declared choice as (value, title); an untitled value is its own title."""
+        if self.titles is not None and self.choices is not None:
+            return list(zip(self.choices, self.titles))
+        return choice_options(self.schema)
 
 
 def choice_options(schema: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -50,16 +67,25 @@ def choice_options(schema: Mapping[str, Any]) -> list[tuple[str, str]]:
     return list(zip([str(value) for value in values], names))
 
 
-def declare_field(name: str, schema: Any, *, allow_source: bool, phases: tuple[str, ...]) -> tuple[Field | None, list[Issue]]:
-    """Read one property schema into a `Field`, with every problem it has (keys relative to the field)."""
+def declare_field(
+    name: str, schema: Any, *, allow_source: bool, phases: tuple[str, ...], lists: Lists | None = None
+) -> tuple[Field | None, list[Issue]]:
+    """Read one property schema into a `Field`, with every problem it has (keys relative to the field).
+
+    `allow_source`: whether sources that read the project may be used (commands: yes; skills only `list:`).
+    """
     if not isinstance(schema, Mapping):
         return None, [Issue(keys=(), message="must be a mapping with a `type`")]
     kind = TYPES.get(schema.get("type")) if isinstance(schema.get("type"), str) else None
     if kind is None:
         return None, [Issue(keys=("type",), message=f"has type {schema.get('type')!r}; accepted: {', '.join(TYPES)}")]
-    issues = list(_unfit_keys(kind, schema, allow_source))
-    choices, choice_issues = _choices(kind, schema, phases)
-    issues += choice_issues
+    issues = list(_unfit_keys(kind, schema))
+    source, source_issues = _source(kind, schema, allow_source, lists or {})
+    issues += source_issues
+    choices = None
+    if not source_issues:
+        choices, choice_issues = _choices(kind, schema, phases) if source is None else _source_choices(source, phases, lists or {})
+        issues += choice_issues
     bounds, bound_issues = _bounds(kind, schema)
     issues += bound_issues
     for key in ("title", "description"):
@@ -67,25 +93,59 @@ def declare_field(name: str, schema: Any, *, allow_source: bool, phases: tuple[s
             issues.append(Issue(keys=(key,), message=f"`{key}` must be a string"))
     if issues:
         return None, issues
-    field = Field(name, kind, schema, choices, schema.get("default", ABSENT), schema.get("source"), bounds)
+    titles = None
+    if source is not None and source.kind == LIST and any(title is not None for _, title in (lists or {})[source.argument]):
+        titles = tuple(title or value for value, title in (lists or {})[source.argument])
+    field = Field(name, kind, schema, choices, schema.get("default", ABSENT), source, bounds, titles)
     return field, []
 
 
-def _unfit_keys(kind: FieldType, schema: Mapping[str, Any], allow_source: bool) -> Iterator[Issue]:
+def _unfit_keys(kind: FieldType, schema: Mapping[str, Any]) -> Iterator[Issue]:
     allowed = kind.keys
     article = "an" if kind.name[0] in "aeiou" else "a"
     for key in schema:
         if key not in allowed:
             found = near_miss(key, allowed) if isinstance(key, str) else None
             advice = f"did you mean `{found}`?" if found else f"it takes: {', '.join(sorted(allowed - {'type'}))}"
+            if key == "source" and kind.many:
+                advice = "a multi-select takes it on its items: `items: {type: string, source: ...}`"
+            elif key == "source":
+                advice = "a source gives text choices: only a string field (or a multi-select's items) takes one"
             yield Issue(keys=(key,), message=f"`{key}` does not fit {article} {kind.name} field; {advice}")
-    if "source" in schema:
-        if not allow_source:
-            yield Issue(keys=("source",), message="`source` is for commands only; skills and partials of skills cannot use it")
-        elif schema["source"] != WORKFLOW_PHASES:
-            yield Issue(keys=("source",), message=f"has unknown source {schema['source']!r}; accepted: {WORKFLOW_PHASES}")
-        elif "enum" in schema or "oneOf" in schema:
-            yield Issue(keys=("source",), message="`source` derives the choices; remove `enum`/`oneOf`")
+
+
+def _source(kind: FieldType, schema: Mapping[str, Any], allow_source: bool, lists: Lists) -> tuple[Source | None, list[Issue]]:
+    """The field's source (a string's `source`, or a multi-select's `items.source`), with what is wrong with it."""
+    items = schema.get("items")
+    keys, holder = (("items", "source"), items) if kind.many and isinstance(items, Mapping) else (("source",), schema)
+    if "source" not in holder or (not kind.many and kind.name != "string"):
+        return None, []
+    found = parse_source(holder["source"], set(lists))
+    if isinstance(found, str):
+        return None, [Issue(keys=keys, message=found)]
+    if found.kind in PROJECT and not allow_source:
+        message = f"`source: {found}` is for commands only: it reads the project, and a skill is read without one"
+        message += "; skills and their partials may use `list:<name>`"
+        return None, [Issue(keys=keys, message=message)]
+    if "enum" in holder or "oneOf" in holder or "anyOf" in holder:
+        return None, [Issue(keys=keys, message="`source` derives the choices; remove `enum`/`oneOf`")]
+    if kind.many and set(items) - {"type", "source"} or kind.many and items.get("type") != "string":
+        return None, [Issue(keys=("items",), message="a multi-select with a source takes `items: {type: string, source: ...}` and nothing else")]
+    if found.live and "default" in schema:
+        message = f"`source: {found}` is read when the form is delivered, so a `default` cannot be checked; remove `default` (or use `list:<name>`)"
+        return None, [Issue(keys=("default",), message=message)]
+    return found, []
+
+
+def _source_choices(source: Source, phases: tuple[str, ...], lists: Lists) -> tuple[tuple | None, list[Issue]]:
+    """The choices a source gives when the form is declared: the phases, a list's values; a live source's come later."""
+    if source.kind == WORKFLOW_PHASES:
+        if not phases:
+            return None, [Issue(keys=("source",), message="workflow is not configured: `source: workflow-phases` needs `workflow.phases` in guide.yaml")]
+        return phases, []
+    if source.kind == LIST:
+        return tuple(value for value, _ in lists[source.argument]), []
+    return None, []
 
 
 def _bounds(kind: FieldType, schema: Mapping[str, Any]) -> tuple[dict[str, Any], list[Issue]]:
@@ -103,10 +163,6 @@ def _bounds(kind: FieldType, schema: Mapping[str, Any]) -> tuple[dict[str, Any],
 
 
 def _choices(kind: FieldType, schema: Mapping[str, Any], phases: tuple[str, ...]) -> tuple[tuple | None, list[Issue]]:
-    if schema.get("source") == WORKFLOW_PHASES:
-        if not phases:
-            return None, [Issue(keys=("source",), message="workflow is not configured: `source: workflow-phases` needs `workflow.phases` in guide.yaml")]
-        return phases, []
     if kind.many:
         return _item_choices(schema.get("items"))
     if "enum" in schema and "oneOf" in schema:

@@ -6,17 +6,18 @@ message, and the same as data: `guide.forms.failure`). It never raises for any
 input and never performs I/O.
 """
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from typing import Any
 
-from guide.enums import untitled_enum
 from guide.forms.declare import EMPTY, Form, FormSet, digest
 from guide.forms.failure import ADDRESS, Fail, Need, Reason, Route, described, failure, need, without_value
-from guide.forms.fields import Field
+from guide.forms.fields import WORKFLOW_PHASES, Field
+from guide.forms.offered import checked_choices, delivered_schema, offered_choices, unreadable
 from guide.forms.outcomes import Answer, Ask, Outcome, Progress, Question, Render
 from guide.forms.questions import missing, person_questions, when_status
+from guide.forms.sources import Live
 from guide.forms.url_step import LinkRefused, UrlQuestion, link_context, named_fields, opened_steps, render_link, unopened
 from guide.forms.values import Invalid, is_unresolved, normalise_answer, normalise_text, problems, text_length
 from guide.protocol import PROJECT
@@ -53,6 +54,8 @@ class Request:
     """The forms' fingerprint (`declare.digest`), which continuation state carries; worked out here when not given."""
     project: str = ""
     """The project folder the read named (C10), which continuation state carries so a retry cannot change it; empty: the server's own."""
+    live: Mapping[str, Live] = dataclass_field(default_factory=dict)
+    """What each live-sourced field (`git-*`, `files:`) offers in this read, as the server read it (C5 sources)."""
 
     def __post_init__(self) -> None:
         if not self.digest:
@@ -77,36 +80,6 @@ def step(request: Request, progress: Progress = Progress(), answers: Mapping[str
     if not pending:
         return interaction.render()
     return interaction.ask(pending)
-
-
-def delivered_schema(form: Form, active_phase: str | None, supplied: Collection[str] = ()) -> dict[str, Any]:
-    """The schema a client receives (C7.9): as declared, with `source` fields given their choices,
-    and without the fields keywords or args already supply."""
-    supplied = [name for name in supplied if form.field(name) is not None]
-    if not supplied and not any(field.source for field in form.fields):
-        return dict(form.schema)
-    properties = {}
-    for field in form.fields:
-        if field.name in supplied:
-            continue
-        properties[field.name] = form.schema["properties"][field.name]
-        if field.source:
-            offered = offered_choices(field, active_phase)
-            rest = {key: value for key, value in field.schema.items() if key not in ("source", "type")}
-            if rest.get("default") not in offered:
-                rest.pop("default", None)  # a default equal to the active phase is not on offer
-            properties[field.name] = {**untitled_enum(offered), **rest}
-    schema = {**form.schema, "properties": properties}
-    if "required" in form.schema:
-        schema["required"] = [name for name in form.schema["required"] if name not in supplied]
-    return schema
-
-
-def offered_choices(field: Field, active_phase: str | None) -> tuple[Any, ...] | None:
-    """The choices a client is offered: a workflow-phase field leaves out the active phase (C10)."""
-    if field.source and field.choices is not None:
-        return tuple(choice for choice in field.choices if choice != active_phase)
-    return field.choices
 
 
 def read_keywords(request: Request) -> dict[str, Any] | Fail:
@@ -134,7 +107,10 @@ def read_keywords(request: Request) -> dict[str, Any] | Fail:
             return _invalid_keyword(request, name, str(error))
         if is_unresolved(value):
             continue
-        found = problems(field, value)
+        cannot = unreadable(field, request.live)
+        if cannot:
+            return _invalid_keyword(request, name, f"its choices cannot be read: {cannot}")
+        found = problems(field, value, checked_choices(field, request.live))
         if found:
             return _invalid_keyword(request, name, found[0])
         values[name] = value
@@ -143,7 +119,8 @@ def read_keywords(request: Request) -> dict[str, Any] | Fail:
 
 def field_need(request: Request, form: Form, field: Field) -> Need:
     """A field as a failure of this request names it, with the choices this request offers."""
-    return need(form, field, offered_choices(field, request.active_phase))
+    offered = None if unreadable(field, request.live) else offered_choices(field, request.active_phase, request.live)
+    return need(form, field, offered)
 
 
 def failed(request: Request, kind: Reason, message: str, needs: tuple[Need, ...] = (), *, without: str | None = None, **options: Any) -> Fail:
@@ -194,7 +171,7 @@ class _Interaction:
             return failed(self.request, "state", f"answers for forms that were not requested: {', '.join(unrequested)}")
         for form in self.forms:
             if form.id in answers:
-                failure = self._take_one(form, answers[form.id])
+                failure = _unofferable(self.request, self.keywords, form, live_only=True) or self._take_one(form, answers[form.id])
                 if failure:
                     return failure
         return None
@@ -236,7 +213,7 @@ class _Interaction:
         for field in form.fields:
             if field.name in self.keywords or field.name not in content:
                 continue
-            offered = offered_choices(field, self.request.active_phase)
+            offered = offered_choices(field, self.request.active_phase, self.request.live)
             try:
                 value = normalise_answer(field, content[field.name])
             except Invalid as error:
@@ -345,20 +322,16 @@ class _Interaction:
     def ask(self, pending: list[Form]) -> Ask | Fail:
         phase = self.request.active_phase
         for form in pending:
-            for field in form.fields:
-                if field.source and field.name not in self.keywords and not offered_choices(field, phase):
-                    message = f"form {form.id}: there is no other workflow phase to choose for {field.name}: {phase} is the only enabled phase"
-                    message += f"; supply {field.name}={phase} as a keyword or enable more phases in guide.yaml"
-                    only = {**self.request.keywords, field.name: (str(phase),)}
-                    needs = (field_need(self.request, form, field),)
-                    return failure("invalid", message, entrypoint=self.request.entrypoint, args=self.request.args, keywords=only, needs=needs)
+            failure = _unofferable(self.request, self.keywords, form)
+            if failure:
+                return failure
         questions: list[Question | UrlQuestion] = []
         for form in pending:
             link = _link(self, form) if form.url is not None else None
             if isinstance(link, Fail):
                 return link
             message = _with_reason(form.message, self.reasons.get(form.id))
-            schema = delivered_schema(form, phase, self.keywords) if link is None else {}
+            schema = delivered_schema(form, phase, self.keywords, self.request.live) if link is None else {}
             questions.append(UrlQuestion(form.id, message, link) if link is not None else Question(form.id, message, schema))
         progress = Progress(
             values=dict(self.values),
@@ -390,6 +363,27 @@ def _link(interaction: _Interaction, form: Form) -> str | Fail:
         return render_link(form.url or "", context, interaction.request.url_hosts)
     except LinkRefused as error:
         return failed(interaction.request, "invalid", f"form {form.id}: {error}")
+
+
+def _unofferable(request: Request, supplied: Mapping[str, Any], form: Form, live_only: bool = False) -> Fail | None:
+    """The failure of a form whose sourced field (not `supplied`) has nothing to offer now (C7.9, C5 sources); None when every one has choices.
+
+    An answer is checked against a live source read again for this round, so it meets the same failure (`live_only`).
+    """
+    phase = request.active_phase
+    for field in form.fields:
+        if field.name in supplied or field.source is None:
+            continue
+        needs = (field_need(request, form, field),)
+        cannot = unreadable(field, request.live)
+        if cannot:
+            return failed(request, "invalid", f"form {form.id}: field {field.name}: {cannot}", needs)
+        if not live_only and field.source.kind == WORKFLOW_PHASES and not offered_choices(field, phase):
+            message = f"form {form.id}: there is no other workflow phase to choose for {field.name}: {phase} is the only enabled phase"
+            message += f"; supply {field.name}={phase} as a keyword or enable more phases in guide.yaml"
+            only = {**request.keywords, field.name: (str(phase),)}
+            return failure("invalid", message, entrypoint=request.entrypoint, args=request.args, keywords=only, needs=needs)
+    return None
 
 
 def _default(field: Field) -> Any:

@@ -11,6 +11,7 @@ per snapshot: only the entrypoints it shows are built.
 from guide import address
 from guide.docroot.built import Built
 from guide.docroot.entrypoints import Entrypoint
+from guide.docroot.memo import Once
 from guide.forms.failure import need
 from guide.text import clip, show
 
@@ -18,8 +19,7 @@ MAX_ENTRIES = 30
 """The most commands and skills the catalog names; the rest are in `guide://_help`."""
 MAX_ENTRY = 200
 """The most characters of one entry (its description is shortened to fit)."""
-CATALOG = "catalog"
-"""The build's value holding the catalog text."""
+CATALOG: Once[str] = Once("the catalog text")
 
 
 def catalog(built: Built) -> str:

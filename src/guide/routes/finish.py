@@ -6,16 +6,18 @@ from typing import Any
 
 from guide import render
 from guide.docroot import files
-from guide.docroot.built import MISSING, Built
+from guide.docroot.built import Built
 from guide.docroot.folder import Docroot
 from guide.docroot.frontmatter import Parsed
+from guide.docroot.memo import MEGA, UNBUILT, Kept, Once
 from guide.errors import AuthoringError, Problem
 from guide.forms.step import Fail, Render
 from guide.routes import skill_file
 from guide.routes.lookup import Call, Document
 
-RENDERS = "renders"
-"""The build's memo of rendered texts: the same call with the same values it can see renders the same text until a file changes."""
+RENDERS: Kept[str] = Kept("rendered texts", 1024, 8 * MEGA)
+"""The same call with the same values it can see renders the same text until a file changes: eight renders at the output cap."""
+SIGHTS: "Once[Sight]" = Once("what each entrypoint's templates can print of a call, by file")
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,7 @@ class Sight:
 def sight(call: Call) -> Sight:
     """What the templates of a call's entrypoint can print of it (worked out once per snapshot)."""
     built, path = call.built, call.entrypoint.path
-    return built.value(("sight", path), lambda: _sight(built, path))
+    return built.value(SIGHTS, lambda: _sight(built, path), path)
 
 
 def keeps(call: Call) -> bool:
@@ -48,8 +50,8 @@ def keeps(call: Call) -> bool:
 
     Only answers from what is built (False when the call's sight is not worked out yet): it may run on the event loop.
     """
-    seen = call.built.peek(("sight", call.entrypoint.path))
-    return seen is not MISSING and seen.covers(call)
+    seen = call.built.made(SIGHTS, call.entrypoint.path)
+    return seen is not UNBUILT and seen.covers(call)
 
 
 def _sight(built: Built, path: str) -> Sight:
@@ -70,7 +72,7 @@ def finish(call: Call, outcome: Render | Fail, active_phase: str | None, *, max_
     when only forms could give its values, as a `SKILL.md` saying what it needs (C3).
     """
     found = rendered_before(call, outcome, active_phase)
-    if found is not MISSING:
+    if found is not UNBUILT:
         return found
     entrypoint, built = call.entrypoint, call.built
     context = render.context(
@@ -119,13 +121,13 @@ def _read(docroot: Docroot, document: Document) -> str:
 
 
 def rendered_before(call: Call, outcome: Render | Fail, active_phase: str | None) -> Any:
-    """The rendered text if it was rendered before in this snapshot (`MISSING` if not); a failed outcome raises."""
+    """The rendered text if it was rendered before in this snapshot (`UNBUILT` if not); a failed outcome raises."""
     if isinstance(outcome, Fail):
         if call.skill_file and outcome.kind == "missing":
             return skill_file.needs(call.entrypoint, outcome)
         raise outcome.error
-    seen = call.built.peek(("sight", call.entrypoint.path))  # never worked out here: this may run on the event loop
-    return MISSING if seen is MISSING else call.built.recall(RENDERS, _key(call, outcome, active_phase, seen))
+    seen = call.built.made(SIGHTS, call.entrypoint.path)  # never worked out here: this may run on the event loop
+    return UNBUILT if seen is UNBUILT else call.built.recall(RENDERS, _key(call, outcome, active_phase, seen))
 
 
 def _key(call: Call, outcome: Render, active_phase: str | None, seen: Sight) -> Hashable:

@@ -4,7 +4,7 @@ from guide import address
 from guide.docroot.built import Built
 from guide.docroot.entrypoints import Entrypoint
 from guide.forms.declare import Form
-from guide.forms.fields import Field, choice_options
+from guide.forms.fields import Field
 from guide.forms.values import accepted
 from guide.text import show
 
@@ -62,7 +62,7 @@ def _field_line(field: Field, required: bool, args: tuple[str, ...]) -> str:
     if field.name in args:
         supplied_by += f" or positional arg {args.index(field.name) + 1}"
     parts = [f"- `{field.name}` ({field.type.name}{', required' if required else ''}): {accepted(field)}"]
-    titles = [(value, title) for value, title in choice_options(field.schema) if title != value]
+    titles = [(value, title) for value, title in field.options() if title != value]
     if titles:
         parts.append("choices: " + ", ".join(f"{value} ({title})" for value, title in titles))
     if field.has_default:

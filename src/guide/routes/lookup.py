@@ -8,7 +8,7 @@ drives the call in the client's protocol era and hands the outcome to
 `guide.routes.finish`.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -18,15 +18,19 @@ from guide.docroot import documents
 from guide.docroot.built import Built
 from guide.docroot.entrypoints import Entrypoint
 from guide.docroot.layout import has_frontmatter
+from guide.docroot.memo import Once
+from guide.docroot.sources import supplied_texts
 from guide.errors import AuthoringError, NotFoundError
 from guide.forms.declare import digest
 from guide.forms.failure import ADDRESS, Route
+from guide.forms.sources import Live
 from guide.forms.step import Request
 from guide.protocol import PROJECT, ROUTE_PROMPT
 from guide.routes import help as help_text
 from guide.routes import suggest
 from guide.text import clip
 
+FORM_DIGESTS: Once[str] = Once("the digest of each entrypoint's forms, by kind and name")
 HELP_HINT = f"{address.help_address()} lists the commands, skills and documents"
 
 
@@ -95,11 +99,12 @@ class Call:
     project: Path | None = None
     """The project folder of this read (C10): set by the server for each read (`Service.project_of`); None until then."""
 
-    def request(self, *, can_elicit: bool, active_phase: str | None, project: str = "", url_mode: bool = False) -> Request:
-        """The core's view of this call, for a client that can (or cannot) answer forms (and open links, `url_mode`);
-        `project` names the read's, if not the server's own."""
+    def request(self, *, can_elicit: bool, active_phase: str | None, project: str = "", live: Mapping[str, Live] | None = None,
+                url_mode: bool = False) -> Request:
+        """The core's view of this call, for a client that can (or cannot) answer forms (and open links, `url_mode`); `project` names
+        the read's, if not the server's own; `live`: what its live sources offer now."""
         entrypoint = self.entrypoint
-        fingerprint = self.built.value(("form digest", entrypoint.kind, entrypoint.name), lambda: digest(entrypoint.forms))
+        fingerprint = self.built.value(FORM_DIGESTS, lambda: digest(entrypoint.forms), (entrypoint.kind, entrypoint.name))
         return Request(
             entrypoint=entrypoint.uri,
             forms=entrypoint.forms,
@@ -113,7 +118,12 @@ class Call:
             route=self.route,
             digest=fingerprint,  # worked out once per snapshot, not for every request
             project=project,
+            live=live or {},
         )
+
+    def supplied(self) -> dict[str, list[str]]:
+        """The texts this call supplies for each field (keywords and args): what its live sources check beyond the values they offer."""
+        return supplied_texts(self.keywords, self.args, self.entrypoint.listed("args"))
 
 
 Resolved = str | Document | Call

@@ -66,7 +66,7 @@ def create_server(docroot: Path | None = None, project: Path | None = None, *, s
 
     if settings.app_forms:
         app_tools.install(server, service, security)
-    server.completion(completer(root, service.projects))
+    server.completion(completer(root, service.projects, service.source_reads))
     if counters is not None:
         _measure(server, counters, root, eras, startup)
     return server
@@ -79,7 +79,7 @@ def _measure(server: FastMCP, counters: Counters, root: Docroot, eras: Eras, sta
         counters,
         listen=lambda: {era.name: era.listen.count for era in eras.all if hasattr(era, "listen")},
         ready=lambda: startup.readiness.status()[0] == 200,
-        entries=lambda: entry_counts(built.snapshot.layout) if (built := root.peek()) is not None else {},
+        entries=lambda: entry_counts(built.snapshot.layout) if (built := root.built()) is not None else {},
         store=lambda: root.store.usable,
     )
     scrape.route(server, counters)

@@ -13,8 +13,7 @@ from typing import Any
 from fastmcp.server.middleware import Middleware
 from fastmcp.tools import Tool
 
-from guide.docroot.built import MISSING
-from guide.docroot.folder import Docroot, DocrootGone
+from guide.docroot.folder import Docroot
 from guide.routes.catalog import CATALOG, catalog
 from guide.server import work
 
@@ -52,14 +51,7 @@ class Catalog(Middleware):
 
     async def text(self) -> str:
         """The catalog of the current snapshot (empty while the docroot folder is gone)."""
-        built = self.docroot.peek()
-        found = built.peek(CATALOG) if built is not None else MISSING
-        if found is MISSING:
-            try:
-                found = await work.off_loop(lambda: catalog(self.docroot.current()))
-            except DocrootGone:
-                return ""
-        return found
+        return await work.built_or_build(self.docroot, lambda built: built.made(CATALOG), catalog, gone=str)
 
 
 def _described(tool: Tool, description: str) -> Any:

@@ -16,15 +16,17 @@ from collections.abc import Awaitable, Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from anyio import CapacityLimiter
 from mcp_types import Completion, PromptReference, ResourceTemplateReference
 
 from guide import address
-from guide.docroot.built import MISSING
+from guide.docroot import sources
 from guide.docroot.folder import Docroot, DocrootGone
+from guide.docroot.memo import MEGA, UNBUILT, Kept
 from guide.docroot.projects import Projects
 from guide.errors import GuideError
 from guide.forms.fields import Field
-from guide.forms.step import offered_choices
+from guide.forms.offered import offered_choices
 from guide.protocol import PROJECT, ROUTE_PROMPT
 from guide.server import work
 from guide.server.errors import one_line
@@ -35,13 +37,16 @@ MAX_VALUES = 100
 """The most suggestions one answer holds: the MCP contract's cap."""
 MAX_INPUT = address.MAX_LENGTH
 """The longest typed value, argument name or reference completed; nothing Guide serves is longer."""
-CHOICES = "choices"
-"""The build's memo of a field's choices as text."""
+CHOICES: Kept[tuple[str, ...]] = Kept("a field's choices as text, by entrypoint, field and phase", 64, 8 * MEGA)
 NOTHING = Completion(values=[])
 
 
-def completer(docroot: Docroot, projects: Projects | None = None) -> Callable[..., Awaitable[Completion]]:
+def completer(docroot: Docroot, projects: Projects | None = None, source_reads: CapacityLimiter | None = None) -> Callable[..., Awaitable[Completion]]:
     """A completion handler bound to a docroot (and the projects a read may name); the answer is found in a worker thread.
+
+    A field with a live source (`git-*`, `files:`) is read in a thread of
+    `source_reads` (the reads' own limiter, so completions and reads together
+    start at most that many git processes).
 
     Completion is a convenience: if it fails unexpectedly the client gets no
     suggestions (the log gets one line), never the exception's text. A field's
@@ -51,7 +56,11 @@ def completer(docroot: Docroot, projects: Projects | None = None) -> Callable[..
 
     async def complete(ref: Any, argument: Any, context: Any = None) -> Completion:
         try:
-            return await work.off_loop(_complete, docroot, projects or Projects(), ref, argument, context)
+            found = await work.off_loop(_complete, docroot, projects or Projects(), ref, argument, context)
+            if isinstance(found, tuple):  # read now, never kept: the project's branches and files change without the docroot changing
+                field, project = found
+                return _matching(await work.off_loop(_live_choices, docroot, field, project, limiter=source_reads), argument.value or "")
+            return found
         except DocrootGone:
             return NOTHING  # reads and the health probe say why
         except Exception as error:
@@ -61,14 +70,15 @@ def completer(docroot: Docroot, projects: Projects | None = None) -> Callable[..
     return complete
 
 
-def _complete(docroot: Docroot, projects: Projects, ref: Any, argument: Any, context: Any) -> Completion:
+def _complete(docroot: Docroot, projects: Projects, ref: Any, argument: Any, context: Any) -> Completion | tuple[Field, Path | None]:
+    """The completion of `argument`, or the field whose live source must be read for it with the project the arguments name."""
     typed = argument.value or ""
     reference = ref.name if isinstance(ref, PromptReference) else getattr(ref, "uri", "")
     if max(len(typed), len(argument.name), len(reference)) > MAX_INPUT:
         return NOTHING
     if argument.name == PROJECT and projects.under is not None:
         return _matching(projects.folders(), typed)
-    built = docroot.current()
+    built = docroot.build()
     if isinstance(ref, PromptReference):
         if ref.name == ROUTE_PROMPT:
             return _matching(_routes(built.names("command"), typed), typed or address.PROMPT_PREFIXES[0])
@@ -86,10 +96,13 @@ def _complete(docroot: Docroot, projects: Projects, ref: Any, argument: Any, con
     located = entrypoint.forms.fields.get(argument.name)
     if located is None:
         return NOTHING
-    field, phase = located[1], docroot.active_phase(built, _project(projects, context))
+    field, project = located[1], _project(projects, context)
+    if field.live:
+        return field, project
+    phase = docroot.active_phase(built, project)
     key = (entrypoint.uri, field.name, phase)
     choices = built.recall(CHOICES, key)
-    if choices is MISSING:
+    if choices is UNBUILT:
         choices = built.remember(CHOICES, key, _choices(field, phase))
     return _matching(choices, typed)
 
@@ -120,6 +133,12 @@ def _matching(candidates: Iterable[str], typed: str) -> Completion:
 def _choices(field: Field, active_phase: str | None) -> tuple[str, ...]:
     choices = offered_choices(field, active_phase)
     return tuple(show(choice) for choice in choices) if choices is not None else field.type.words
+
+
+def _live_choices(docroot: Docroot, field: Field, project: Path | None) -> tuple[str, ...]:
+    """What a live source offers now in the project (as a form would offer it); nothing when it cannot be read (the log says why)."""
+    found = sources.read_source(field.source, sources.project_of(docroot, project)) if field.source is not None else ()
+    return found if isinstance(found, tuple) else ()
 
 
 def _routes(commands: list[str], typed: str) -> Iterator[str]:

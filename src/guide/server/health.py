@@ -60,7 +60,7 @@ class Readiness:
     async def _load(self) -> None:
         while True:
             try:
-                await work.off_loop(self.root.current)
+                await work.off_loop(self.root.build)
             except Exception as error:
                 log.error("loading the docroot %s failed (%s); trying again in %.0f s", self.root.root, one_line(error), RETRY_SECONDS)
                 await asyncio.sleep(RETRY_SECONDS)

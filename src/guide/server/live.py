@@ -11,7 +11,7 @@ import asyncio
 import logging
 
 from guide.docroot.built import Built, same_listings
-from guide.docroot.folder import Docroot, DocrootGone
+from guide.docroot.folder import Docroot
 from guide.server import work
 from guide.server.eras import Eras
 
@@ -33,10 +33,7 @@ class ListChanges:
 
     async def shown(self) -> Built | None:
         """The build whose listings clients may have seen so far: the current one (None while the docroot folder is gone)."""
-        try:
-            return await work.off_loop(self.docroot.current)
-        except DocrootGone:
-            return None
+        return await work.built_or_build(self.docroot, lambda built: built, lambda built: built, gone=lambda: None)
 
     async def run(self, seen: Built | None = None) -> None:
         """Announce changes until cancelled; `seen` is the build whose listings clients saw so far (None: nothing listed)."""

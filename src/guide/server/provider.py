@@ -20,10 +20,11 @@ from mcp_types import ReadResourceResult
 from pydantic import PrivateAttr, ValidationError
 
 from guide import address
-from guide.docroot.built import MISSING, Built
+from guide.docroot.built import Built
 from guide.docroot.entrypoints import Entrypoint
-from guide.docroot.folder import Docroot, DocrootGone
+from guide.docroot.folder import Docroot
 from guide.docroot.layout import document_type
+from guide.docroot.memo import MEGA, UNBUILT, Kept, Once
 from guide.errors import GuideError
 from guide.forms.fields import Field
 from guide.forms.values import accepted
@@ -33,8 +34,8 @@ from guide.server import work
 from guide.server.service import Service
 from guide.server.skills import SkillsSource
 
-COMPONENTS = "components"
-"""The build's memo of read components, one per address (and prompt name)."""
+COMPONENTS: Kept[Any] = Kept("read components, one per address (and prompt name)", 1024, 8 * MEGA)
+LISTINGS: Once[list] = Once("each listing (resources, templates, prompts), by kind")
 KEPT_ADDRESS_LENGTH = 1024
 """Reads of longer addresses get a fresh component each time: the memo must stay small."""
 PROJECT_ARGUMENT = "The project folder this read is about: an absolute path inside the server's --projects-under folder (default: the server's own project)"
@@ -111,47 +112,36 @@ class DocrootProvider(SkillsSource, Provider):
         # Every address is Guide's to answer, even a malformed one or one of another
         # scheme: the route stage then says what is wrong, as the tool does (C3).
         uri = str(uri)
-        built = self.docroot.peek()
-        found = built.recall(COMPONENTS, uri) if built is not None else MISSING
-        if found is MISSING:
-            try:
-                built = built or await work.off_loop(self.docroot.current)
-            except DocrootGone:
-                return self._read_resource(uri, MIME)  # its read says the docroot is gone
-            found = self._read_resource(uri, _mime(built, uri))
-            if len(uri) <= KEPT_ADDRESS_LENGTH:
-                found = built.remember(COMPONENTS, uri, found)
-        return found
+
+        def component(built: Built) -> Any:  # reads no file: made on the loop whenever a build is there
+            found = built.recall(COMPONENTS, uri)
+            if found is UNBUILT:
+                made = self._read_resource(uri, _mime(built, uri))
+                found = built.remember(COMPONENTS, uri, made) if len(uri) <= KEPT_ADDRESS_LENGTH else made
+            return found
+
+        # Gone: its read says the docroot is gone.
+        return await work.built_or_build(self.docroot, component, component, gone=lambda: self._read_resource(uri, MIME))
 
     async def _get_prompt(self, name: str, version: Any = None) -> Prompt | None:
         if name == ROUTE_PROMPT:
             return self._route_prompt()
-        built = self.docroot.peek()
-        found = built.recall(COMPONENTS, ("prompt", name)) if built is not None else MISSING
-        if found is MISSING:
-            try:
-                found = await work.off_loop(self._find_prompt, name)
-            except DocrootGone:
-                return self._command_prompt_named(name)  # its render says the docroot is gone
-        return found
+        return await work.built_or_build(
+            self.docroot,
+            lambda built: built.recall(COMPONENTS, ("prompt", name)),
+            lambda built: self._find_prompt(built, name),
+            gone=lambda: self._command_prompt_named(name),  # its render says the docroot is gone
+        )
 
     async def _listing(self, kind: str, make: Callable[[Built], list]) -> list:
         """A listing made once per docroot snapshot (clients list often, the docroot changes rarely), in a worker thread.
 
         While the docroot folder is gone there is nothing to list: the listing is empty.
         """
-        built = self.docroot.peek()
-        found = built.peek(("listing", kind)) if built is not None else MISSING
-        if found is MISSING:
-            try:
-                found = await work.off_loop(self._make_listing, kind, make)
-            except DocrootGone:
-                return []
+        found = await work.built_or_build(
+            self.docroot, lambda built: built.made(LISTINGS, kind), lambda built: built.value(LISTINGS, lambda: make(built), kind), gone=list
+        )
         return list(found)
-
-    def _make_listing(self, kind: str, make: Callable[[Built], list]) -> list:
-        built = self.docroot.current()
-        return built.value(("listing", kind), lambda: make(built))
 
     def _resources(self, built: Built) -> list[Resource]:
         listed = [self._resource(address.command_address(name), name, text) for name, text in built.descriptions("command")]
@@ -180,8 +170,7 @@ class DocrootProvider(SkillsSource, Provider):
         commands = [self._command_prompt(c) for c in built.every("command") if address.prompt_name(c.name) not in unclaimed]
         return [self._route_prompt(), *commands]
 
-    def _find_prompt(self, name: str) -> Prompt | None:
-        built = self.docroot.current()
+    def _find_prompt(self, built: Built, name: str) -> Prompt | None:
         command = built.command(address.command_of_prompt(name))
         served = command is not None and address.prompt_name(command.name) == name and name not in built.layout.shared_prompts
         found = self._command_prompt(command) if served else None

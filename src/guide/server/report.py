@@ -3,7 +3,7 @@
 import logging
 
 from guide.docroot.folder import Docroot
-from guide.docroot.store.reports import checked
+from guide.docroot.lint import checked
 from guide.server import work
 from guide.server.errors import one_line
 
@@ -16,7 +16,7 @@ def start_line(docroot: Docroot) -> str:
     The count comes from `guide check`'s kept report when nothing changed since it
     was made (a restart reads no template), and is kept for it.
     """
-    built = docroot.current()
+    built = docroot.build()
     layout = built.snapshot.layout
     counts = ", ".join(_count(len(table), kind) for kind, table in _tables(layout))
     errors = len(checked(built, docroot.store).problems)

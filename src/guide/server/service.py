@@ -22,11 +22,14 @@ from typing import Any, TypeVar
 from anyio import CapacityLimiter
 from fastmcp import Context
 
-from guide.docroot.built import MISSING
+from guide.docroot import sources
+from guide.docroot.built import Built
 from guide.docroot.folder import Docroot
+from guide.docroot.memo import MEGA, UNBUILT, Kept, Unbuilt
 from guide.docroot.projects import Projects
 from guide.errors import GuideError
 from guide.forms.keywords import request_budget
+from guide.forms.sources import Live
 from guide.forms.step import Ask, Fail, Outcome, Render, Request
 from guide.protocol import PROJECT
 from guide.render import MAX_OUTPUT
@@ -43,10 +46,9 @@ from guide.text import clip
 T = TypeVar("T")
 ANSWER_TIMEOUT = 600.0
 """Seconds a legacy read waits for the client to answer one form before it fails (people answer forms slowly)."""
-RESOLVED = "resolved"
-"""The build's memo of resolved reads (by the read value)."""
-ANSWERED = "answered"
-"""The build's memo of the text a fresh read (no continuation) renders at once, by the read, the channel, the phase and the project."""
+RESOLVED: Kept["Resolved | _Refused"] = Kept("resolved reads, by the read value", 1024, 8 * MEGA)
+ANSWERED: Kept[str] = Kept("the text a fresh read (no continuation) renders at once, by the read, the channel, the phase and the project",
+                           1024, 8 * MEGA)
 KEPT_LENGTH = 1024
 """Reads longer than this (their address or prompt line) are resolved each time: the memo must stay small."""
 
@@ -106,6 +108,8 @@ class Service:
     slow_checks: CapacityLimiter = field(default_factory=work.slow_checks)
     projects: Projects = field(default_factory=Projects)
     """The projects a read may name (C10, `--projects-under`); by default none but the docroot's own."""
+    source_reads: CapacityLimiter = field(default_factory=work.source_reads)
+    """At most this many live sources (`git-*`, `files:`) read at once, reads and completions together."""
 
     async def read(self, ctx: Context, read: Read, *, tool: bool = False, rendered: Callable[[str], Any] = str) -> Any:
         """The answer to `read`, with Guide's errors translated for the client (an error result for the tool).
@@ -131,9 +135,7 @@ class Service:
 
     async def _found(self, read: Read) -> str | Call:
         """What `read` names in the current snapshot: text (help, a document), or a call to drive; a refused read raises."""
-        found = self._recall(read)
-        if found is MISSING:
-            found = await work.off_loop(self._resolve, read)
+        found = await work.built_or_build(self.docroot, lambda built: built.recall(RESOLVED, read), lambda built: _resolve(built, read, self.docroot.project))
         if isinstance(found, _Refused):
             raise found.error()
         if isinstance(found, str):
@@ -159,25 +161,34 @@ class Service:
             return call  # the docroot's own, given when it was resolved: a copy per read would cost 5 us of a 100 us read
         return replace(call, project=project or self.docroot.project)
 
-    def _request(self, call: Call, *, can_elicit: bool, phase: str | None, url_mode: bool = False) -> Request:
+    def _request(self, call: Call, *, can_elicit: bool, phase: str | None, live: dict[str, Live], url_mode: bool = False) -> Request:
         """The core's request of a call whose project is known; its state carries the project when it is not the docroot's own."""
         named = "" if call.project in (None, self.docroot.project) else str(call.project)
-        return call.request(can_elicit=can_elicit, active_phase=phase, project=named, url_mode=url_mode)
+        return call.request(can_elicit=can_elicit, active_phase=phase, project=named, live=live, url_mode=url_mode)
 
     async def _phase(self, call: Call) -> str | None:
-        known, phase = self.docroot.peek_phase(call.built, call.project)
-        return phase if known else await work.off_loop(self.docroot.active_phase, call.built, call.project)
+        return await work.built_or_build(self.docroot, lambda built: self.docroot.known_phase(built, call.project),
+                                         lambda built: self.docroot.active_phase(built, call.project), built=call.built)
+
+    async def _live(self, call: Call) -> dict[str, Live]:
+        """What the call's live sources (`git-*`, `files:`) offer now, read in a worker thread; nothing when it has none."""
+        forms = call.entrypoint.forms
+        if not forms.live:
+            return {}
+        project = sources.project_of(self.docroot, call.project)
+        return await work.off_loop(sources.derive, forms, project, call.supplied(), limiter=self.source_reads)
 
     async def _call(self, served: _Round, call: Call, rendered: Callable[[str], Any]) -> Any:
         call = await self.project_of(served.ctx, call, served.era)
-        phase = await self._phase(call)
+        phase, live = await self._phase(call), await self._live(call)
         opening, channel = served.era.opening(served.ctx), served.channel
         links = channel.opens_links(served.ctx)
-        fresh = (served.read, channel.name, links, phase, call.project) if not opening.continues else None
-        text = call.built.recall(ANSWERED, fresh) if fresh is not None else MISSING
-        if text is not MISSING:
+        # A read whose choices are live is answered afresh each time: what it may render depends on the project now.
+        fresh = (served.read, channel.name, links, phase, call.project) if not opening.continues and not live else None
+        text: str | Unbuilt = call.built.recall(ANSWERED, fresh) if fresh is not None else UNBUILT
+        if text is not UNBUILT:
             return rendered(text)
-        request = self._request(call, can_elicit=channel.asks, phase=phase, url_mode=links)
+        request = self._request(call, can_elicit=channel.asks, phase=phase, live=live, url_mode=links)
         with _pattern_budget(request):
             outcome = await self._step(request, partial(opening.step, request))  # the pure first step: no file, no build
             if isinstance(outcome, Ask):
@@ -194,10 +205,8 @@ class Service:
         return rendered(text)
 
     async def _finish(self, call: Call, outcome: Render | Fail, phase: str | None) -> str:
-        text = rendered_before(call, outcome, phase)
-        if text is MISSING:
-            text = await work.off_loop(partial(finish, call, outcome, phase, max_output=self.max_output))
-        return text
+        rendered = partial(finish, call, outcome, phase, max_output=self.max_output)
+        return await work.built_or_build(self.docroot, lambda _: rendered_before(call, outcome, phase), lambda _: rendered(), built=call.built)
 
     async def step(self, read: Read, opening: Opening, ctx: Context | None = None, era: Era | None = None) -> str | Asking:
         """One round of an interaction held outside the protocol (the App form's): the text `read` renders, or the forms it asks.
@@ -211,7 +220,7 @@ class Service:
             return found
         found = await self.project_of(ctx, found, era)
         phase = await self._phase(found)
-        request = self._request(found, can_elicit=True, phase=phase)
+        request = self._request(found, can_elicit=True, phase=phase, live=await self._live(found))
         with _pattern_budget(request):
             outcome = await self._step(request, partial(opening.step, request))
         if isinstance(outcome, Ask):
@@ -224,21 +233,17 @@ class Service:
             return step()
         return await work.off_loop(step, limiter=self.slow_checks)
 
-    def _recall(self, read: Read) -> Resolved | _Refused:
-        """What `read` resolved to in the current snapshot, if it was resolved before (else `MISSING`)."""
-        built = self.docroot.peek()
-        return built.recall(RESOLVED, read) if built is not None else MISSING
 
-    def _resolve(self, read: Read) -> Resolved | _Refused:
-        """Resolve `read` against the current snapshot (built now if files changed), and keep what it resolved to."""
-        built = self.docroot.current()
-        try:
-            found: Resolved | _Refused = resolve(built, read)
-            if isinstance(found, Call):
-                found = replace(found, project=self.docroot.project)  # what most reads are about (`project_of`)
-        except GuideError as error:
-            found = _Refused.of(error)
-        return built.remember(RESOLVED, read, found) if read.size <= KEPT_LENGTH else found
+
+def _resolve(built: Built, read: Read, project: Path) -> Resolved | _Refused:
+    """Resolve `read` against a build, and keep what it resolved to; a call is about `project` until its read names another."""
+    try:
+        found: Resolved | _Refused = resolve(built, read)
+        if isinstance(found, Call):
+            found = replace(found, project=project)  # what most reads are about (`Service.project_of`)
+    except GuideError as error:
+        found = _Refused.of(error)
+    return built.remember(RESOLVED, read, found) if read.size <= KEPT_LENGTH else found
 
 
 def _pattern_budget(request: Request) -> AbstractContextManager[Any]:

@@ -19,14 +19,14 @@ from guide import address
 from guide.docroot.built import Built
 from guide.docroot.entrypoints import Entrypoint
 from guide.docroot.folder import Docroot
+from guide.docroot.memo import Once
 from guide.errors import GuideError
 from guide.forms.step import Render, step
 from guide.routes.finish import document_text, finish
 from guide.routes.lookup import AddressRead, Call, Document, resolve
 
 DYNAMIC: Literal["dynamic"] = "dynamic"
-MEMBERS = "skill members"
-"""The build's value holding each skill's member paths."""
+MEMBERS: Once[dict[str, list[str]]] = Once("each skill's member paths")
 PROBE_PHASE = "\x00guide-phase-probe"
 """A phase no project can be in: a render that prints or tests the phase differs from the render without one."""
 

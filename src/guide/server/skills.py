@@ -28,15 +28,15 @@ from fastmcp.skills.models import MCPSkill
 from pydantic import ValidationError
 
 from guide import address
-from guide.docroot.built import MISSING, Built
-from guide.docroot.folder import Docroot, DocrootGone
+from guide.docroot.built import Built
+from guide.docroot.folder import Docroot
+from guide.docroot.memo import Once
 from guide.errors import GuideError
 from guide.routes.skill_file import frontmatter
 from guide.server import work
 from guide.server.skill_digests import manifest
 
-ENTRIES = "skill entries"
-"""The build's value holding the Skills extension's entries."""
+ENTRIES: Once[dict[str, MCPSkill]] = Once("the Skills extension's entries, by address")
 
 log = logging.getLogger("guide")
 
@@ -69,18 +69,9 @@ class SkillsSource:
 
         None while the docroot folder is gone: reads of a skill say why.
         """
-        built = self.docroot.peek()
-        found = built.peek(ENTRIES) if built is not None else MISSING
-        if found is MISSING:
-            try:
-                found = await work.off_loop(self._make_entries)
-            except DocrootGone:
-                return {}
-        return found
-
-    def _make_entries(self) -> dict[str, MCPSkill]:
-        built = self.docroot.current()
-        return built.value(ENTRIES, lambda: _entries(self.docroot, built))
+        return await work.built_or_build(
+            self.docroot, lambda built: built.made(ENTRIES), lambda built: built.value(ENTRIES, lambda: _entries(self.docroot, built)), gone=dict
+        )
 
 
 def _entries(docroot: Docroot, built: Built) -> dict[str, MCPSkill]:
