@@ -6,7 +6,7 @@ first, connects a FastMCP client (in memory, legacy handshake) to a fresh server
 with no parse store and times, at the client, the handshake plus one full listing
 (resources, templates, prompts, tools: the cold listing that builds the
 docroot), then a second full listing (warm). The server without the catalog is
-the same server with the catalog's middleware removed. Prints one JSON object:
+the same server with the catalog taken out of its middleware. Prints one JSON object:
 medians and per-round ratios (with / without), and the catalog's size.
 
 The client-side figures include FastMCP's conversion of 25,000 components and
@@ -34,11 +34,20 @@ from guide.docroot.folder import Docroot
 from guide.routes.catalog import catalog
 from guide.server.app import create_server
 from guide.server.catalog import Catalog
+from guide.server.hooks import Hooks
 from guide.server.provider import DocrootProvider
 from guide.server.service import Service
 
 STATIC = "guide://_static"
 """B1's command: a read every request pays the middleware for."""
+
+
+def without_catalog(server) -> None:
+    """Take the catalog out of the server's middleware (`guide.server.hooks`)."""
+    hooks = Hooks.of(server)
+    for part in hooks.parts("tools/list"):
+        if isinstance(part, Catalog):
+            hooks.remove(part)
 
 
 async def listing(client: Client) -> None:
@@ -52,7 +61,7 @@ async def listing(client: Client) -> None:
 async def session(root: Path, project: Path, with_catalog: bool) -> dict:
     server = create_server(root, project, watch=False)
     if not with_catalog:
-        server.middleware[:] = [layer for layer in server.middleware if not isinstance(layer, Catalog)]
+        without_catalog(server)
     began = time.perf_counter()
     async with Client(server, mode="legacy") as client:
         await listing(client)
@@ -86,7 +95,7 @@ async def warm_requests(rounds: int) -> dict:
     results = {}
     with tempfile.TemporaryDirectory() as project:
         servers = {side: create_server(DOCROOT, Path(project), watch=False) for side in ("with", "without")}
-        servers["without"].middleware[:] = [layer for layer in servers["without"].middleware if not isinstance(layer, Catalog)]
+        without_catalog(servers["without"])
         async with Client(servers["with"], mode="legacy") as with_client, Client(servers["without"], mode="legacy") as without_client:
             listed = await interleave_async({"with": with_client.list_tools, "without": without_client.list_tools}, rounds=rounds, inner=50)
         results["tools_list"] = {"with_ms": summary([v * 1000 for v in listed["with"]]), "ratio": ratio_summary(listed["with"], listed["without"])}
@@ -99,7 +108,7 @@ async def warm_requests(rounds: int) -> dict:
         results["handshake"] = {"with_ms": summary([v * 1000 for v in shaken["with"]]), "ratio": ratio_summary(shaken["with"], shaken["without"])}
         static = static_docroot(Path(project) / "static")
         readers = {side: create_server(static, Path(project), watch=False) for side in ("with", "without")}
-        readers["without"].middleware[:] = [layer for layer in readers["without"].middleware if not isinstance(layer, Catalog)]
+        without_catalog(readers["without"])
         async with Client(readers["with"], mode="legacy") as with_client, Client(readers["without"], mode="legacy") as without_client:
             read = await interleave_async(
                 {"with": lambda: with_client.read_resource(STATIC), "without": lambda: without_client.read_resource(STATIC)}, rounds=rounds * 3, inner=50

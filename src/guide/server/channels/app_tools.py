@@ -15,7 +15,6 @@ from typing import Any
 
 from fastmcp import Context, FastMCP
 from fastmcp.apps import UI_MIME_TYPE, AppConfig, ResourceCSP
-from fastmcp.server.middleware import Middleware
 from fastmcp.tools import ToolResult
 from mcp.server.request_state import RequestStateSecurity
 from mcp_types import TextContent
@@ -28,6 +27,7 @@ from guide.server.channels.app_state import seal, unseal
 from guide.server.channels.base import Declared
 from guide.server.eras.base import Opening
 from guide.server.eras.questions import read_answers
+from guide.server.hooks import Hooks
 from guide.server.provider import GuideResource
 from guide.server.service import Asking, Service
 
@@ -60,25 +60,26 @@ def install(server: FastMCP, service: Service, security: RequestStateSecurity) -
     async def open_form(uri: str, ctx: Context) -> ToolResult:
         return await service.guarded(ctx, lambda: _round(service, security, ctx, uri, None, None), tool=True)
 
-    server.add_middleware(ForAppClients())
+    Hooks.of(server).add(ForAppClients())
 
     @server.tool(name=SUBMIT_TOOL, description=SUBMIT_DESCRIPTION, app=AppConfig(resource_uri=PAGE_URI, visibility=["app"]))
     async def submit_form(uri: str, state: str, answers: dict[str, Any], ctx: Context) -> ToolResult:
         return await service.guarded(ctx, lambda: _round(service, security, ctx, uri, state, answers), tool=True)
 
 
-class ForAppClients(Middleware):
+class ForAppClients:
     """Lists the page and its tools only to clients that declared MCP Apps: the others could not show them.
 
     Calls are not filtered (listing is not access control): whoever calls is checked
-    as any caller is. Overriding `__call__` spares every other request the chain of
-    hooks FastMCP would build for a middleware.
+    as any caller is. A part of Guide's middleware (`guide.server.hooks`) that sees
+    the answers to the two listings only.
     """
 
-    async def __call__(self, context, call_next):
-        """Answer the request; from a listing for a client without MCP Apps, leave out the App's page and tools."""
-        result = await call_next(context)
-        if context.method not in ("tools/list", "resources/list") or context.fastmcp_context is None:
+    methods = ("tools/list", "resources/list")
+
+    async def answered(self, context: Any, result: Any) -> Any:
+        """A listing for a client without MCP Apps, without the App's page and tools."""
+        if context.fastmcp_context is None:
             return result
         if context.fastmcp_context.request_context is None:  # no client at all (`fastmcp inspect`): everything is listed
             return result
