@@ -112,9 +112,16 @@ class Service:
         sent = partial(_sendable, ctx, read, 2 if tool else 1)  # the tool's result carries its text twice (content and structured)
         return await guarded(lambda: self._observed(served, sent, rendered), served.era.error, tool=tool)
 
-    async def guarded(self, ctx: Context, work: Callable[[], Awaitable[T]], *, tool: bool = False) -> T:
-        """Run a request's `work` outside `read` (the App form's rounds), its Guide errors said as the request's era says them."""
-        return await guarded(work, self.eras.for_request(ctx).error, tool=tool)
+    async def guarded(self, ctx: Context, read: Read, channel: str, work: Callable[[], Awaitable[T]], *, tool: bool = False) -> T:
+        """Run a request's `work` on `read` outside `read()` (the App form's rounds, in `channel`): counted and logged as a read,
+        its Guide errors said as the request's era says them."""
+        era = self.eras.for_request(ctx)
+
+        async def observed() -> T:
+            with self.metrics.reading(read, era.name, channel):
+                return await work()
+
+        return await guarded(observed, era.error, tool=tool)
 
     async def _observed(self, served: _Round, sent: Callable[[str], str], rendered: Callable[[str], Any]) -> Any:
         with self.metrics.reading(served.read, served.era.name, served.channel.name):

@@ -22,7 +22,8 @@ from mcp_types import TextContent
 from guide.errors import StateError
 from guide.forms import state
 from guide.routes.lookup import AddressRead
-from guide.server.channels.app import OPEN_TOOL, PAGE_URI, SUBMIT_TOOL
+from guide.server import metrics
+from guide.server.channels.app import OPEN_TOOL, PAGE_URI, SUBMIT_TOOL, AppForm
 from guide.server.channels.app_state import seal, unseal
 from guide.server.channels.base import Declared
 from guide.server.eras.base import Opening
@@ -58,13 +59,14 @@ def install(server: FastMCP, service: Service, security: RequestStateSecurity) -
 
     @server.tool(name=OPEN_TOOL, description=OPEN_DESCRIPTION, app=AppConfig(resource_uri=PAGE_URI, visibility=["model"]))
     async def open_form(uri: str, ctx: Context) -> ToolResult:
-        return await service.guarded(ctx, lambda: _round(service, security, ctx, uri, None, None), tool=True)
+        return await service.guarded(ctx, AddressRead(uri), AppForm.name, lambda: _round(service, security, ctx, uri, None, None), tool=True)
 
     Hooks.of(server).add(ForAppClients())
 
     @server.tool(name=SUBMIT_TOOL, description=SUBMIT_DESCRIPTION, app=AppConfig(resource_uri=PAGE_URI, visibility=["app"]))
     async def submit_form(uri: str, state: str, answers: dict[str, Any], ctx: Context) -> ToolResult:
-        return await service.guarded(ctx, lambda: _round(service, security, ctx, uri, state, answers), tool=True)
+        return await service.guarded(ctx, AddressRead(uri), AppForm.name, lambda: _round(service, security, ctx, uri, state, answers),
+                                     tool=True)
 
 
 class ForAppClients:
@@ -100,9 +102,13 @@ async def _round(service: Service, security: RequestStateSecurity, ctx: Context,
         answers = read_answers(returned)
         if isinstance(answers, str):
             raise StateError(f"{answers}; {state.RESTART}")
+        for answer in answers.values():
+            metrics.form_answered(answer.action)
         opening = Opening(text, answers)
     found = await service.step(AddressRead(uri), opening)
     if isinstance(found, Asking):
+        metrics.form_asked(len(found.asked.questions))
+        metrics.ended("asked")
         return _asking(security, ctx, uri, found, first=sealed is None)
     return ToolResult(content=[TextContent(type="text", text=found)], structured_content={"guide": "rendered", "uri": uri, "text": found})
 
