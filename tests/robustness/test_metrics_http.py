@@ -79,7 +79,7 @@ async def test_metrics_count_a_scripted_session_in_both_eras_and_need_the_token(
     assert _value(samples, "guide_listen_streams", era="2026-07-28") == 1
     assert _value(samples, "guide_docroot_ready") == 1 and _value(samples, "guide_store_usable") == 1
     entries = {kind: _value(samples, "guide_docroot_entries", kind=kind) for kind in ("command", "skill", "partial", "document")}
-    assert entries == {"command": 5, "skill": 1, "partial": 3, "document": 4}  # the bundled example, as its start line counts it
+    assert entries == {"command": 6, "skill": 1, "partial": 3, "document": 4}  # the bundled example, as its start line counts it
     assert _value(samples, "guide_build_seconds_count") >= 1
 
 

@@ -8,16 +8,20 @@ from support.files import write_files
 
 from guide.server.app import create_server
 from guide.server.eras import Eras
+from guide.server.hooks import Hooks
 from guide.server.startup import FirstAnswer
 
 LONG = 60.0  # bounds that no test reaches: each test ends on what the server does, never on a clock
 
 
 async def _request(first: FirstAnswer, method: str, release: asyncio.Event) -> None:
+    """One request through Guide's middleware with `first` watching it, answered once `release` is set."""
     async def call_next(context):
         await release.wait()
 
-    await first(SimpleNamespace(method=method, type="notification" if method.startswith("notifications/") else "request"), call_next)
+    hooks = Hooks()
+    hooks.watch(first)
+    await hooks(SimpleNamespace(method=method, type="notification" if method.startswith("notifications/") else "request"), call_next)
 
 
 def _released() -> asyncio.Event:
@@ -49,7 +53,7 @@ async def test_a_legacy_client_that_has_only_connected_has_had_no_answer_and_its
     while the client's first listing was still at work on the build it began with (issue 25, finding 10's setting)."""
     root = write_files(tmp_path / "docroot", {"_commands/hello.md": "---\ndescription: Hi.\n---\nHELLO\n"})
     server = create_server(root, tmp_path)
-    first = next(middleware for middleware in server.middleware if isinstance(middleware, FirstAnswer))
+    first = next(watcher for watcher in Hooks.of(server).watchers if isinstance(watcher, FirstAnswer))
     async with Client(server, mode="legacy") as client:
         await client.ping()  # answered after the notification that ended the handshake was handled
         assert not first.answered.is_set()

@@ -17,6 +17,7 @@ from guide.server.channels import Channels, app_tools
 from guide.server.completion import completer
 from guide.server.eras import Eras
 from guide.server.eras.modern import sealing
+from guide.server.hooks import Hooks
 from guide.server.metrics import Counters, Metrics, watch_state
 from guide.server.provider import DocrootProvider
 from guide.server.report import entry_counts
@@ -53,10 +54,11 @@ def create_server(docroot: Path | None = None, project: Path | None = None, *, s
         cache_ttl=cache_ttl or None, cache_scope="private" if cache_ttl else None, list_page_size=settings.list_page_size or None,
     )
     eras.install(server)
-    server.add_middleware(Catalog(root, INSTRUCTIONS, READ_TOOL_DESCRIPTION))  # what tool-only agents can read
+    hooks = Hooks.of(server)  # Guide's one middleware: each part sees the answers to its own few methods
+    hooks.add(Catalog(root, INSTRUCTIONS, READ_TOOL_DESCRIPTION))  # what tool-only agents can read
     startup.readiness.route(server)
-    server.add_middleware(startup.first_answer)
-    server.add_middleware(ListingSizes(settings.list_page_size))
+    hooks.watch(startup.first_answer)
+    hooks.add(ListingSizes(settings.list_page_size))
 
     # The description is given, not written as a docstring: reading a docstring loads
     # FastMCP's docstring parser, about 20 ms of a server's start.

@@ -10,7 +10,6 @@ once per snapshot, off the event loop; a request whose snapshot has it pays a lo
 
 from typing import Any
 
-from fastmcp.server.middleware import Middleware
 from fastmcp.tools import Tool
 
 from guide.docroot.folder import Docroot
@@ -22,22 +21,22 @@ SHOWN = ("initialize", "server/discover", "tools/list")
 """The requests whose answers carry the catalog."""
 
 
-class Catalog(Middleware):
-    """Adds the current catalog to the instructions a client gets as it connects, and to the `read_resource` tool it lists."""
+class Catalog:
+    """Adds the current catalog to the instructions a client gets as it connects, and to the `read_resource` tool it lists.
+
+    A part of Guide's middleware (`guide.server.hooks`): it sees the answers to `SHOWN` only.
+    """
+
+    methods = SHOWN
 
     def __init__(self, docroot: Docroot, instructions: str, description: str):
         self.docroot = docroot
         self.instructions = instructions
         self.description = description
 
-    async def __call__(self, context, call_next):
-        """Answer the request; add the catalog to a handshake's instructions or to a tool listing.
-
-        Overriding `__call__` (not the `on_*` hooks) spares every other request the
-        chain of hooks FastMCP would build for this middleware.
-        """
-        result = await call_next(context)
-        if context.method not in SHOWN or result is None:
+    async def answered(self, context: Any, result: Any) -> Any:
+        """A handshake's answer with the catalog in its instructions, or a tool listing with it in `read_resource`'s description."""
+        if result is None:
             return result
         text = await self.text()
         if not text:

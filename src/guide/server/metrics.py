@@ -1,7 +1,8 @@
 """What an operator sees of the reads: counters scraped at `GET /metrics` (Prometheus text format) and one access line per read.
 
 Every read runs inside `Metrics.reading`, which knows its era and its channel
-(`native`: forms asked by the protocol; a new channel passes its own name), and
+(`native`: forms asked by the protocol; a new channel passes its own name; each
+round of the App form's tools is a read of channel `app`), and
 records, wherever the read goes, through the functions below (`resolved`,
 `form_asked`, `form_answered`): they find the read they belong to in a context
 variable, so the eras and the service need no handle on the counters. The

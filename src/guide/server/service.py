@@ -36,7 +36,7 @@ from guide.render import MAX_OUTPUT
 from guide.routes.finish import document_text, finish, keeps, rendered_before
 from guide.routes.lookup import AddressRead, Call, CommandRead, Document, Read, Resolved, resolve
 from guide.server import metrics, work
-from guide.server.channels import Channel, Channels
+from guide.server.channels import Channel, Channels, Declared
 from guide.server.eras import Era, Eras, Opening, Pending
 from guide.server.errors import guarded
 from guide.server.metrics import Metrics
@@ -79,12 +79,13 @@ def _copy(error: GuideError) -> GuideError:
 
 @dataclass(frozen=True)
 class _Round:
-    """One request of a read (a round, on 2026-07-28), with the era and the channel picked for it once."""
+    """One request of a read (a round, on 2026-07-28), with the era and the channel picked for it once, from its client's declaration."""
 
     ctx: Context
     read: Read
     era: Era
     channel: Channel
+    declared: Declared
 
 
 @dataclass(frozen=True)
@@ -117,14 +118,21 @@ class Service:
         `rendered` wraps the text of a rendered entrypoint (a resource read marks it as never to be cached).
         The era and the channel are chosen here, once per read.
         """
-        served = _Round(ctx, read, self.eras.for_request(ctx), self.channels.for_request(ctx))
+        declared = Declared.of(ctx)  # read once: the channel and its links are decided from it
+        served = _Round(ctx, read, self.eras.for_request(ctx), self.channels.for_request(declared), declared)
         sent = partial(_sendable, ctx, read, 2 if tool else 1)  # the tool's result carries its text twice (content and structured)
         return await guarded(lambda: self._observed(served, sent, rendered), served.era.error, tool=tool)
 
-    async def guarded(self, ctx: Context, work: Callable[[Era], Awaitable[T]], *, tool: bool = False) -> T:
-        """Run a request's `work` outside `read` (the App form's rounds) in the request's era, its Guide errors said as that era says them."""
+    async def guarded(self, ctx: Context, read: Read, channel: str, work: Callable[[Era], Awaitable[T]], *, tool: bool = False) -> T:
+        """Run a request's `work` on `read` outside `read()` (the App form's rounds, in `channel`), in the request's era: counted and
+        logged as a read, its Guide errors said as that era says them."""
         era = self.eras.for_request(ctx)
-        return await guarded(lambda: work(era), era.error, tool=tool)
+
+        async def observed() -> T:
+            with self.metrics.reading(read, era.name, channel):
+                return await work(era)
+
+        return await guarded(observed, era.error, tool=tool)
 
     async def _observed(self, served: _Round, sent: Callable[[str], str], rendered: Callable[[str], Any]) -> Any:
         with self.metrics.reading(served.read, served.era.name, served.channel.name):
@@ -182,7 +190,7 @@ class Service:
         call = await self.project_of(served.ctx, call, served.era)
         phase, live = await self._phase(call), await self._live(call)
         opening, channel = served.era.opening(served.ctx), served.channel
-        links = channel.opens_links(served.ctx)
+        links = channel.opens_links(served.declared)
         # A read whose choices are live is answered afresh each time: what it may render depends on the project now.
         fresh = (served.read, channel.name, links, phase, call.project) if not opening.continues and not live else None
         text: str | Unbuilt = call.built.recall(ANSWERED, fresh) if fresh is not None else UNBUILT

@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from fastmcp import Context
-from fastmcp.server.middleware import Middleware
 from starlette.requests import Request
 
 from guide.errors import GuideError
@@ -57,8 +56,10 @@ def check_sendable(ctx: Context, where: str, text: str, copies: int = 1) -> None
         )
 
 
-class ListingSizes(Middleware):
+class ListingSizes:
     """Refuses, over HTTP, a listing page that would pass `MAX_MESSAGE_BYTES` once encoded, with a line naming the setting that pages it.
+
+    A part of Guide's middleware (`guide.server.hooks`): it sees the answers to the listings only.
 
     Each listing is measured in its wire form once per docroot snapshot: the
     provider hands out the same components until a file changes, so the last
@@ -72,19 +73,15 @@ class ListingSizes(Middleware):
         "prompts": lambda item: item.to_mcp_prompt(name=item.name),
     }
 
+    methods = tuple(KINDS)
+
     def __init__(self, page_size: int = 0) -> None:
         self.page_size = page_size
         self._measured: dict[str, tuple[Any, int, int]] = {}
 
-    async def __call__(self, context: Any, call_next: Any) -> Any:
-        """A listing, once its largest page is known to fit; any other request as it is.
-
-        Overriding `__call__` (not the `on_list_*` hooks) spares every other request
-        the chain of hooks FastMCP would build for this middleware.
-        """
-        kind = self.KINDS.get(context.method)
-        found = await call_next(context)
-        return self._fitting(context, kind, found) if kind is not None else found
+    async def answered(self, context: Any, result: Any) -> Any:
+        """A listing, once its largest page is known to fit."""
+        return self._fitting(context, self.KINDS[context.method], result)
 
     def _fitting(self, context: Any, kind: str, items: Sequence[Any]) -> Sequence[Any]:
         ctx = context.fastmcp_context

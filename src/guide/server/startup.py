@@ -12,15 +12,16 @@ replica lets its eras' clients go as soon as it begins to stop (`guide.server.st
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
+from typing import Any
 
 import anyio
 from fastmcp import FastMCP
-from fastmcp.server.middleware import Middleware
 
 from guide.docroot.folder import Docroot
 from guide.server import logs, stopping, work
 from guide.server.eras import Eras
 from guide.server.health import Readiness
+from guide.server.hooks import Hooks
 from guide.server.live import ListChanges
 from guide.server.report import report_start
 from guide.server.watch import watching
@@ -34,7 +35,7 @@ START_LONGEST = 30.0
 
 
 class Startup:
-    """The start-up and shut-down of one server: give `lifespan` to FastMCP, add `first_answer` as its middleware."""
+    """The start-up and shut-down of one server: give `lifespan` to FastMCP, and `first_answer` every request until the start check."""
 
     def __init__(self, docroot: Docroot, eras: Eras, *, watch: bool = True):
         self.docroot = docroot
@@ -81,12 +82,11 @@ class Startup:
 
     async def _check_when_calm(self, server: FastMCP) -> None:
         await self.first_answer.calm(START_QUIET, START_LONGEST)
-        with suppress(ValueError):  # its job is done; kept, it would cost every later request about 5 %
-            server.middleware.remove(self.first_answer)
+        Hooks.of(server).unwatch(self.first_answer)  # its job is done: later requests need not tell it
         await report_start(self.docroot)
 
 
-class FirstAnswer(Middleware):
+class FirstAnswer:
     """Knows when the server has answered its first request beyond the handshake, and when it is calm.
 
     Start-up work that is not needed to answer waits for these moments, so it
@@ -94,6 +94,7 @@ class FirstAnswer(Middleware):
     answer to a request (a notification, such as the `notifications/initialized`
     that ends a legacy handshake, is none); checking the whole docroot also waits until no request is in hand
     (a client lists everything as it connects, and the check would compete).
+    It watches requests through Guide's middleware (`guide.server.hooks.Watcher`).
     """
 
     HANDSHAKE = ("initialize", "server/discover", "ping")
@@ -105,17 +106,16 @@ class FirstAnswer(Middleware):
         self._busy = 0
         self._last = 0.0  # the event loop's time when the last request ended
 
-    async def __call__(self, context, call_next):
-        """Answer the request; note when it is the first real one, and when none is in hand (`__call__`: no hook chain)."""
-        counted = context.method not in self.long_lived
-        self._busy += counted
-        try:
-            return await call_next(context)
-        finally:
-            self._busy -= counted
-            self._last = asyncio.get_running_loop().time()
-            if context.type == "request" and context.method not in self.HANDSHAKE:
-                self.answered.set()  # not on a notification: a legacy client ends its handshake with one, then lists
+    def began(self, context: Any) -> None:
+        """A request is in hand (one that stays open while its client is connected is not counted)."""
+        self._busy += context.method not in self.long_lived
+
+    def ended(self, context: Any) -> None:
+        """A request was answered: note when it is the first real one, and when none is in hand."""
+        self._busy -= context.method not in self.long_lived
+        self._last = asyncio.get_running_loop().time()
+        if context.type == "request" and context.method not in self.HANDSHAKE:
+            self.answered.set()  # not on a notification: a legacy client ends its handshake with one, then lists
 
     async def wait(self, longest: float) -> None:
         """Return once a request has been answered, or after `longest` seconds without one."""

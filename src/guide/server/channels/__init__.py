@@ -2,13 +2,12 @@
 
 A channel is an object with the one interface `Channel`. `Channels` holds one
 of each for a server and gives the one a request's client can take
-(`for_request`): native forms when it declares form elicitation, Guide's MCP
-App form when it declares MCP Apps (and the setting leaves the App channel on),
+(`for_request`): native forms when it declares form elicitation (naming Guide's
+page when it declares app-rendered elicitation), Guide's MCP App form when it
+declares MCP Apps (and the setting leaves the App channel on),
 else the agent (C7.6). Nothing outside this folder asks which channel a read
 takes. A new channel is a new module here and one place in `Channels`.
 """
-
-from fastmcp import Context
 
 from guide.server.channels.agent import Agent
 from guide.server.channels.app import PAGE_URI, AppForm
@@ -22,12 +21,11 @@ class Channels:
     def __init__(self, *, app_forms: bool = True) -> None:
         self.app_forms = app_forms
         """Whether the MCP App form is offered (the `app_forms` setting)."""
-        app: tuple[Channel, ...] = (AppForm(),) if app_forms else ()
-        self.all: tuple[Channel, ...] = (Native(PAGE_URI if app_forms else None), *app, Agent())
+        app: tuple[Channel, ...] = (Native(PAGE_URI), Native(), AppForm()) if app_forms else (Native(),)
+        self.all: tuple[Channel, ...] = (*app, Agent())
 
-    def for_request(self, ctx: Context) -> Channel:
-        """The channel that takes this request's pending forms, from what its client declared."""
-        declared = Declared.of(ctx)
+    def for_request(self, declared: Declared) -> Channel:
+        """The channel that takes the pending forms of a request whose client declared `declared` (`Declared.of` the request)."""
         return next(channel for channel in self.all if channel.carries(declared))
 
 

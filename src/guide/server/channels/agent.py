@@ -27,7 +27,7 @@ class Agent:
         """Any request: the channel of last resort."""
         return True
 
-    def opens_links(self, ctx: Context) -> bool:
+    def opens_links(self, declared: Declared) -> bool:
         """Never: a URL step reaches the agent as its link, in the failure (C7.6)."""
         return False
 

@@ -35,7 +35,7 @@ class AppForm:
         """Whether the client declared the MCP Apps extension for Guide's page type."""
         return declared.apps
 
-    def opens_links(self, ctx: Context) -> bool:
+    def opens_links(self, declared: Declared) -> bool:
         """Never: Guide's page shows forms, not links; a read with a URL step goes to the agent instead (`carry`)."""
         return False
 

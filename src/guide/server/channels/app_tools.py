@@ -15,7 +15,6 @@ from typing import Any
 
 from fastmcp import Context, FastMCP
 from fastmcp.apps import UI_MIME_TYPE, AppConfig, ResourceCSP
-from fastmcp.server.middleware import Middleware
 from fastmcp.tools import ToolResult
 from mcp.server.request_state import RequestStateSecurity
 from mcp_types import TextContent
@@ -23,11 +22,13 @@ from mcp_types import TextContent
 from guide.errors import StateError
 from guide.forms import state
 from guide.routes.lookup import AddressRead
-from guide.server.channels.app import OPEN_TOOL, PAGE_URI, SUBMIT_TOOL
+from guide.server import metrics
+from guide.server.channels.app import OPEN_TOOL, PAGE_URI, SUBMIT_TOOL, AppForm
 from guide.server.channels.app_state import seal, unseal
 from guide.server.channels.base import Declared
 from guide.server.eras.base import Era, Opening
 from guide.server.eras.questions import read_answers
+from guide.server.hooks import Hooks
 from guide.server.provider import GuideResource
 from guide.server.service import Asking, Service
 
@@ -58,27 +59,29 @@ def install(server: FastMCP, service: Service, security: RequestStateSecurity) -
 
     @server.tool(name=OPEN_TOOL, description=OPEN_DESCRIPTION, app=AppConfig(resource_uri=PAGE_URI, visibility=["model"]))
     async def open_form(uri: str, ctx: Context) -> ToolResult:
-        return await service.guarded(ctx, lambda era: _round(service, security, ctx, era, uri, None, None), tool=True)
+        return await service.guarded(ctx, AddressRead(uri), AppForm.name, lambda era: _round(service, security, ctx, era, uri, None, None), tool=True)
 
-    server.add_middleware(ForAppClients())
+    Hooks.of(server).add(ForAppClients())
 
     @server.tool(name=SUBMIT_TOOL, description=SUBMIT_DESCRIPTION, app=AppConfig(resource_uri=PAGE_URI, visibility=["app"]))
     async def submit_form(uri: str, state: str, answers: dict[str, Any], ctx: Context) -> ToolResult:
-        return await service.guarded(ctx, lambda era: _round(service, security, ctx, era, uri, state, answers), tool=True)
+        return await service.guarded(ctx, AddressRead(uri), AppForm.name, lambda era: _round(service, security, ctx, era, uri, state, answers),
+                                     tool=True)
 
 
-class ForAppClients(Middleware):
+class ForAppClients:
     """Lists the page and its tools only to clients that declared MCP Apps: the others could not show them.
 
     Calls are not filtered (listing is not access control): whoever calls is checked
-    as any caller is. Overriding `__call__` spares every other request the chain of
-    hooks FastMCP would build for a middleware.
+    as any caller is. A part of Guide's middleware (`guide.server.hooks`) that sees
+    the answers to the two listings only.
     """
 
-    async def __call__(self, context, call_next):
-        """Answer the request; from a listing for a client without MCP Apps, leave out the App's page and tools."""
-        result = await call_next(context)
-        if context.method not in ("tools/list", "resources/list") or context.fastmcp_context is None:
+    methods = ("tools/list", "resources/list")
+
+    async def answered(self, context: Any, result: Any) -> Any:
+        """A listing for a client without MCP Apps, without the App's page and tools."""
+        if context.fastmcp_context is None:
             return result
         if context.fastmcp_context.request_context is None:  # no client at all (`fastmcp inspect`): everything is listed
             return result
@@ -99,9 +102,13 @@ async def _round(service: Service, security: RequestStateSecurity, ctx: Context,
         answers = read_answers(returned)
         if isinstance(answers, str):
             raise StateError(f"{answers}; {state.RESTART}")
+        for answer in answers.values():
+            metrics.form_answered(answer.action)
         opening = Opening(text, answers)
     found = await service.step(AddressRead(uri), opening, ctx, era)
     if isinstance(found, Asking):
+        metrics.form_asked(len(found.asked.questions))
+        metrics.ended("asked")
         return _asking(security, ctx, uri, found, first=sealed is None)
     return ToolResult(content=[TextContent(type="text", text=found)], structured_content={"guide": "rendered", "uri": uri, "text": found})
 

@@ -68,7 +68,7 @@ class Channel(Protocol):
     def carries(self, declared: Declared) -> bool:
         """Whether this channel can carry the pending forms of a request whose client declared `declared`."""
 
-    def opens_links(self, ctx: Context) -> bool:
+    def opens_links(self, declared: Declared) -> bool:
         """Whether this channel takes URL steps to the person (else each takes its fallback or fails with its link)."""
 
     async def carry(self, ctx: Context, era: Era, request: Request, asked: Ask, *, answer_timeout: float | None,

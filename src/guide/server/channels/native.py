@@ -2,7 +2,9 @@
 
 Where the client declares the draft app-rendered elicitation, each form request
 also names Guide's App page in `_meta.ui.resourceUri`; the form itself stays
-complete, so a host that does not render the page shows its own form.
+complete, so a host that does not render the page shows its own form. That is
+a channel of its own (`Native(PAGE_URI)`, offered first), so the client's
+declaration is read once per read, when the channel is chosen.
 """
 
 from collections.abc import Mapping
@@ -23,21 +25,20 @@ class Native:
 
     def __init__(self, app_uri: str | None = None) -> None:
         self.app_uri = app_uri
-        """Guide's App page, named on form requests for clients that render it (None: the App channel is off)."""
+        """Guide's App page, named on every form request (None: named on none)."""
 
     def carries(self, declared: Declared) -> bool:
-        """Whether the client declared form elicitation."""
-        return declared.forms
+        """Whether the client declared form elicitation (and, to be named the page, the app-rendered kind)."""
+        return declared.forms and (self.app_uri is None or declared.app_elicitation)
 
-    def opens_links(self, ctx: Context) -> bool:
+    def opens_links(self, declared: Declared) -> bool:
         """Whether the client declared URL-mode elicitation too: then its URL steps go with its forms."""
-        return Declared.of(ctx).urls
+        return declared.urls
 
     async def carry(self, ctx: Context, era: Era, request: Request, asked: Ask, *, answer_timeout: float | None,
                     stepping: Stepping) -> Driven:
         """Ask through the era: in turn with `elicitation/create` (legacy), or all at once in `input_required` (2026-07-28)."""
-        ui = self.app_uri if self.app_uri is not None and Declared.of(ctx).app_elicitation else None
-        return await era.drive(ctx, request, asked, answer_timeout=answer_timeout, stepping=stepping, ui=ui)
+        return await era.drive(ctx, request, asked, answer_timeout=answer_timeout, stepping=stepping, ui=self.app_uri)
 
     def answers(self, returned: Mapping[str, Any] | None) -> dict[str, Answer] | str:
         """The client's elicitation results by form id."""

@@ -14,10 +14,10 @@ no more, so it never holds the others.
 import logging
 from collections.abc import Awaitable, Callable
 from functools import partial
+from typing import Any
 
 import anyio
 from fastmcp import Context, FastMCP
-from fastmcp.server.middleware import Middleware
 from mcp import MCPError
 from mcp.server.connection import Connection
 from mcp.shared.message import ServerMessageMetadata
@@ -32,6 +32,7 @@ from guide.server import metrics
 from guide.server.eras.base import Driven, Opening, Stepping
 from guide.server.eras.questions import elicit_request
 from guide.server.errors import to_mcp
+from guide.server.hooks import Hooks
 from guide.server.settings import SETTING
 from guide.text import clip
 
@@ -97,7 +98,7 @@ class Legacy:
 
     def install(self, server: FastMCP) -> None:
         """Record each session as it says `initialize`, to tell it of changes later."""
-        server.add_middleware(self.sessions)
+        Hooks.of(server).add(self.sessions)
 
     async def announce(self) -> int:
         """Send one list change of each kind to every connected session, all at once; how many sessions there were."""
@@ -120,21 +121,16 @@ class Legacy:
             log.warning("a legacy session took no list-changed notification within %.0f s; it is told no more", NOTIFY_TIMEOUT)
 
 
-class LegacySessions(Middleware):
-    """Remembers each handshake-era connection from its `initialize` until it closes."""
+class LegacySessions:
+    """Remembers each handshake-era connection from its `initialize` until it closes (a part of `guide.server.hooks`)."""
+
+    methods = ("initialize",)
 
     def __init__(self) -> None:
         self.connections: set[Connection] = set()
 
-    async def __call__(self, context, call_next):
-        """Answer the request; after an `initialize`, record the connection it opened.
-
-        Overriding `__call__` (not `on_initialize`) spares every other request the
-        chain of hooks FastMCP would build for this middleware (about 2 % of a read).
-        """
-        result = await call_next(context)
-        if context.method != "initialize":
-            return result
+    async def answered(self, context: Any, result: Any) -> Any:
+        """The answer to an `initialize`, once the connection it opened is recorded."""
         session = context.fastmcp_context.session if context.fastmcp_context else None
         # The SDK builds a session per request; the connection behind it lives as long as
         # the client stays. FastMCP 4.2 names it only here (its own PingMiddleware does the same).
