@@ -289,17 +289,18 @@ class Built:
         source, work = self.snapshot.sources[rel], self._files.get(rel)
         read_ns = time.time_ns()
         text, refusal = self._read(rel)
+        text_digest = digest(text) if text is not None else ""
         if text is None:
             parsed: Parsed | FrontmatterError = FrontmatterError(refusal, None)
-        elif work.front is not None and work.digest == digest(text):
+        elif work.front is not None and work.digest == text_digest:
             parsed = _with_text(work.front, text)
         else:
-            kept = self.parses.checked(rel, source.stamp, text) if self.parses is not None and source.stamp is not None else None
+            kept = self.parses.checked(rel, source.stamp, text_digest) if self.parses is not None and source.stamp is not None else None
             parsed = _with_text(kept, text) if kept is not None else _split(text)
             if kept is None and self.parses is not None and source.stamp is not None:
-                self.parses.remember(rel, source.stamp, text, parsed, read_ns=read_ns)
+                self.parses.remember(rel, source.stamp, text, parsed, read_ns=read_ns, text_digest=text_digest)
         if work.front is None:
-            self._files.note_front(rel, parsed.front if isinstance(parsed, Parsed) else parsed, digest(text) if text is not None else None)
+            self._files.note_front(rel, parsed.front if isinstance(parsed, Parsed) else parsed, text_digest or None)
         return parsed
 
     def _read(self, rel: str) -> tuple[str | None, str]:
