@@ -11,9 +11,8 @@ ever gone through under that lock.
 """
 
 import threading
-from collections.abc import Mapping
-from types import MappingProxyType
-from typing import NamedTuple
+from collections.abc import Hashable, Mapping
+from typing import Any, NamedTuple
 
 from guide.docroot.frontmatter import Front, FrontmatterError, Summary
 from guide.docroot.snapshot import Source
@@ -23,7 +22,23 @@ DeclaredKey = tuple[bool, tuple[str, ...]]
 """Whether `source:` is allowed, and the configuration's phases."""
 Declared = tuple[tuple[Form, ...], tuple]
 """The forms a file declares, and their problems."""
-_NONE: Mapping = MappingProxyType({})
+
+
+class Few(tuple):
+    """A few values by key, as a tuple of (key, value) pairs: a file's work has one or two of each (a dict is four times the size)."""
+
+    __slots__ = ()
+
+    def get(self, key: Hashable, default: Any = None) -> Any:
+        """The value under `key`, else `default`."""
+        return next((value for known, value in self if known == key), default)
+
+    def adding(self, key: Hashable, value: Any) -> "Few":
+        """These pairs and one more."""
+        return Few((*self, (key, value)))
+
+
+_NONE = Few()
 
 
 class FileWork(NamedTuple):
@@ -33,9 +48,10 @@ class FileWork(NamedTuple):
     front: Front | FrontmatterError | None = None
     digest: str | None = None
     """Of the text `front` was read from."""
-    declared: Mapping[DeclaredKey, Declared] = _NONE
-    mentions: Mapping[str, bool] = _NONE
-    """Whether the text holds a word, for a file whose frontmatter was not read."""
+    declared: Few = _NONE
+    """The forms a file declares and their problems (`Declared`), by `DeclaredKey`."""
+    mentions: Few = _NONE
+    """Whether the text holds a word, for a file whose frontmatter was not read (let go once it is, or its summary known)."""
 
 
 NOTHING = FileWork()
@@ -71,7 +87,7 @@ class Works:
         with self._lock:
             cell = self._cell(rel)
             if cell.work.front is None:
-                cell.work = cell.work._replace(front=front, digest=digest)
+                cell.work = cell.work._replace(front=front, digest=digest, mentions=_NONE)
                 return front
             return cell.work.front
 
@@ -80,7 +96,7 @@ class Works:
         with self._lock:
             cell = self._cell(rel)
             if cell.work.summary is None:
-                cell.work = cell.work._replace(summary=summary)
+                cell.work = cell.work._replace(summary=summary, mentions=_NONE)
                 return summary
             return cell.work.summary
 
@@ -88,17 +104,21 @@ class Works:
         """Note the forms a file declares under `key`, unless they were noted already; the ones kept."""
         with self._lock:
             cell = self._cell(rel)
-            if key not in cell.work.declared:
-                cell.work = cell.work._replace(declared=MappingProxyType({**cell.work.declared, key: declared}))
-            return cell.work.declared[key]
+            found = cell.work.declared.get(key)
+            if found is None:
+                cell.work = cell.work._replace(declared=cell.work.declared.adding(key, declared))
+                found = declared
+            return found
 
     def note_mention(self, rel: str, word: str, found: bool) -> bool:
         """Note whether a file's text holds `word`, unless it was noted already; the answer kept."""
         with self._lock:
             cell = self._cell(rel)
-            if word not in cell.work.mentions:
-                cell.work = cell.work._replace(mentions=MappingProxyType({**cell.work.mentions, word: found}))
-            return cell.work.mentions[word]
+            known = cell.work.mentions.get(word)
+            if known is None:
+                cell.work = cell.work._replace(mentions=cell.work.mentions.adding(word, found))
+                known = found
+            return known
 
     def _cell(self, rel: str) -> _Cell:
         """The file's cell, taken over from the previous build or made if it has none yet (then the previous build's too); under the lock."""
