@@ -7,6 +7,7 @@ reads each constraint keyword (`guide.forms.keywords`); it knows no type by name
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
+from types import MappingProxyType
 from typing import Any
 
 from guide.errors import Issue
@@ -18,9 +19,11 @@ MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING", "__bool_
 """Marks a field without a `default`."""
 
 WORKFLOW_PHASES = "workflow-phases"
+NO_BOUNDS: Mapping[str, Any] = MappingProxyType({})
+"""The bounds of a field without constraint keywords (most fields): one shared empty mapping."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Field:
     """A declared field: its type, choices and constraints, ready to check values."""
 
@@ -30,7 +33,7 @@ class Field:
     choices: tuple[Any, ...] | None = None
     default: Any = MISSING
     source: str | None = None
-    bounds: Mapping[str, Any] = dataclass_field(default_factory=dict, compare=False)
+    bounds: Mapping[str, Any] = dataclass_field(default_factory=lambda: NO_BOUNDS, compare=False)
     """Each constraint keyword the schema declares, read into the form its check uses."""
 
     @property
@@ -67,7 +70,7 @@ def declare_field(name: str, schema: Any, *, allow_source: bool, phases: tuple[s
             issues.append(Issue(keys=(key,), message=f"`{key}` must be a string"))
     if issues:
         return None, issues
-    field = Field(name, kind, schema, choices, schema.get("default", MISSING), schema.get("source"), bounds)
+    field = Field(name, kind, schema, choices, schema.get("default", MISSING), schema.get("source"), bounds or NO_BOUNDS)
     return field, []
 
 
