@@ -19,7 +19,7 @@ from guide.errors import Problem
 Kind = Literal["command", "skill"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Source:
     """A template file (command, skill or partial) as found: its path relative to the docroot and its stamp."""
 
