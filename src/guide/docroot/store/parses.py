@@ -93,7 +93,8 @@ class Parsing(NamedTuple):
     @property
     def ctime_ns(self) -> int:
         """The file's change time when it was read."""
-        return self.stamp[3]
+        _, _, _, ctime_ns = self.stamp
+        return ctime_ns
 
 
 Kept = Record | Parsing
