@@ -110,7 +110,7 @@ SIZES_ALLOWED = {
     "src/guide/server/app.py::create_server": 41,
     "src/guide/server/connections.py::guarded_protocol": 53,
     "tests/docroot/test_docroot.py": 426,
-    "tests/docroot/test_store_parses.py": 409,
+    "tests/docroot/test_store_parses.py": 411,
     "tests/robustness/test_edit_storm.py::test_a_storm_of_edits_is_one_burst_and_no_read_fails": 50,
 }
 # sizes: end

@@ -259,9 +259,11 @@ def test_a_damaged_entry_is_parsed_again_and_replaced(root, folder):
     read_all(first)
     first.keep_parses()
     document = kept_document(folder)
-    document["files"]["_commands/review.md"][6:] = ["ok", "{}", 0, 2, 3, 0, 10**9, 0, "", []]
-    document["files"]["_commands/dots.md"][6:] = ["nonsense"]
-    document["files"]["_commands/plain.md"][6:] = ["ok", [], "x", {}, None, 1, 2, 3, 4, 5]
+    files, Record = document["files"], parses_module.Record
+    review = Record._make(files["_commands/review.md"])
+    files["_commands/review.md"] = list(review._replace(mapping="{}", yaml_start=0, yaml_end=10**9, body_start=0))  # the YAML ends past the body
+    files["_commands/dots.md"] = files["_commands/dots.md"][:6] + ["nonsense"]
+    files["_commands/plain.md"] = list(Record._make(files["_commands/plain.md"])._replace(mapping=[], tagged="x", first_line={}, body_line=None))
     rewrite_kept(folder, document)
     again = opened(root, folder)
     found = read_all(again)

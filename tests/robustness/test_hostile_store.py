@@ -67,9 +67,10 @@ def clean(done: subprocess.CompletedProcess) -> None:
 
 def plant(record: list) -> None:
     """Make a kept parse record say another description, in the mapping and in the listing's summary kept beside it."""
-    meta = json.loads(record[7])
+    kept = parses.Record._make(record)
+    meta = json.loads(kept.mapping)
     meta["description"] = "PLANTED"
-    record[7], record[14] = json.dumps(meta), "PLANTED"
+    record[:] = kept._replace(mapping=json.dumps(meta), description="PLANTED")
 
 
 def served_description(root: Path, folder: Path) -> str:
@@ -86,20 +87,19 @@ def test_17_a_kept_parse_of_the_wrong_json_type_is_dropped_and_rewritten(root, f
     document = kept_body(path)
     rel = "_commands/ask.md"
     if damage == "payload is a mapping":
-        document["files"][rel][7] = {}  # where the parse's mapping (as JSON text) or message goes
-        document["files"][rel][6] = {}
+        document["files"][rel] = list(parses.Record._make(document["files"][rel])._replace(mapping={}, error={}))
     elif damage == "record is a mapping":
         document["files"][rel] = {}
     elif damage == "files is a list":
         document["files"] = []
     else:
-        document["files"][rel][0] = "12"
+        document["files"][rel] = list(parses.Record._make(document["files"][rel])._replace(ino="12"))
     Store(folder).save(parses.KIND, str(root.resolve()), document)  # sealed as Guide itself would: only the types are wrong
     kept(folder, reports.KIND, root).unlink()  # so the check parses again instead of printing the kept report
     clean(check(root, folder))
     assert served_description(root, folder) == DESCRIPTION
     record = kept_body(path)["files"][rel]
-    assert parses._well_formed(record) and parses._restore(record[6:]).meta["description"] == DESCRIPTION  # rewritten
+    assert parses._restore(parses._well_formed(record)).meta["description"] == DESCRIPTION  # rewritten
 
 
 @pytest.mark.parametrize("report", [[], {"fingerprint": None, "report": []}, "a report", {"errors": "x"}])

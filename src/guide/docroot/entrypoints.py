@@ -25,7 +25,7 @@ from guide.forms.declare import EMPTY, FormSet, declared_names
 from guide.spelling import near_miss
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entrypoint:
     """A command or skill as declared: its frontmatter and effective forms. Its problems come from `check`."""
 
@@ -47,14 +47,14 @@ class Entrypoint:
         return listed(self.meta, key)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Findings:
     """What building an entrypoint found that its checks report: declaration issues and unreadable partials."""
 
     issues: tuple[Issue, ...] = ()
     problems: tuple[Problem, ...] = ()
-    names: frozenset[str] = frozenset()
-    """Every field name the effective forms declare, even those of forms with errors."""
+    names: tuple[str, ...] = ()
+    """Every field name the effective forms declare, even those of forms with errors, sorted (a few: a tuple is a third of a set)."""
     includes: tuple[str, ...] = ()
     origins: tuple[str, ...] = ()
     """The files whose issues may be reported: the entrypoint and its applying partials."""
@@ -86,7 +86,7 @@ def build(kind: EntrypointKind, name: str, path: str, files: Facts) -> tuple[Ent
             names |= declared_names(partial.meta.get("elicitation"))
     form_set, combine_issues = combine(forms, names)
     issues += combine_issues
-    findings = Findings(tuple(issues), tuple(problems), frozenset(names), includes, tuple(origins))
+    findings = Findings(tuple(issues), tuple(problems), tuple(sorted(names)), includes, tuple(origins))
     return Entrypoint(kind, name, path, meta, form_set, uri), findings
 
 

@@ -20,9 +20,8 @@ ever gone through under that lock.
 
 import threading
 import time
-from collections.abc import Mapping
-from types import MappingProxyType
-from typing import NamedTuple
+from collections.abc import Hashable, Mapping
+from typing import Any, NamedTuple
 
 from guide.docroot import files
 from guide.docroot.config import REQUIRES
@@ -33,11 +32,27 @@ from guide.docroot.store.parses import StoredParses, digest
 from guide.forms.declare import Form, declare_forms
 from guide.render import TemplateFacts, inspect
 
-DeclaredKey = tuple[bool, tuple[str, ...]]
-"""Whether `source:` is allowed, and the configuration's phases."""
+DeclaredKey = tuple[bool, tuple[str, ...], tuple]
+"""Whether `source:` is allowed, the configuration's phases, and its lists."""
 Declared = tuple[tuple[Form, ...], tuple]
 """The forms a file declares, and their problems."""
-_NONE: Mapping = MappingProxyType({})
+
+
+class Few(tuple):
+    """A few values by key, as a tuple of (key, value) pairs: a file's work has one or two of each (a dict is four times the size)."""
+
+    __slots__ = ()
+
+    def get(self, key: Hashable, default: Any = None) -> Any:
+        """The value under `key`, else `default`."""
+        return next((value for known, value in self if known == key), default)
+
+    def adding(self, key: Hashable, value: Any) -> "Few":
+        """These pairs and one more."""
+        return Few((*self, (key, value)))
+
+
+_NONE = Few()
 
 
 class FileWork(NamedTuple):
@@ -47,8 +62,10 @@ class FileWork(NamedTuple):
     front: Front | FrontmatterError | None = None
     digest: str | None = None
     """Of the text `front` was read from."""
-    declared: Mapping[DeclaredKey, Declared] = _NONE
-    mentions: Mapping[str, bool] = _NONE
+    declared: Few = _NONE
+    """The forms a file declares and their problems (`Declared`), by `DeclaredKey`."""
+    mentions: Few = _NONE
+    """Whether the text holds a word, for a file whose frontmatter was not read (let go once it is, or its summary known)."""
     """Whether the text holds a word, for a file whose frontmatter was not read."""
 
 
@@ -89,7 +106,7 @@ class Works:
         with self._lock:
             cell = self._cell(rel)
             if cell.work.front is None:
-                cell.work = cell.work._replace(front=front, digest=digest)
+                cell.work = cell.work._replace(front=front, digest=digest, mentions=_NONE)
                 return front
             return cell.work.front
 
@@ -98,7 +115,7 @@ class Works:
         with self._lock:
             cell = self._cell(rel)
             if cell.work.summary is None:
-                cell.work = cell.work._replace(summary=summary)
+                cell.work = cell.work._replace(summary=summary, mentions=_NONE)
                 return summary
             return cell.work.summary
 
@@ -106,17 +123,21 @@ class Works:
         """Note the forms a file declares under `key`, unless they were noted already; the ones kept."""
         with self._lock:
             cell = self._cell(rel)
-            if key not in cell.work.declared:
-                cell.work = cell.work._replace(declared=MappingProxyType({**cell.work.declared, key: declared}))
-            return cell.work.declared[key]
+            found = cell.work.declared.get(key)
+            if found is None:
+                cell.work = cell.work._replace(declared=cell.work.declared.adding(key, declared))
+                found = declared
+            return found
 
     def note_mention(self, rel: str, word: str, found: bool) -> bool:
         """Note whether a file's text holds `word`, unless it was noted already; the answer kept."""
         with self._lock:
             cell = self._cell(rel)
-            if word not in cell.work.mentions:
-                cell.work = cell.work._replace(mentions=MappingProxyType({**cell.work.mentions, word: found}))
-            return cell.work.mentions[word]
+            known = cell.work.mentions.get(word)
+            if known is None:
+                cell.work = cell.work._replace(mentions=cell.work.mentions.adding(word, found))
+                known = found
+            return known
 
     def _cell(self, rel: str) -> _Cell:
         """The file's cell, taken over from the previous build or made if it has none yet (then the previous build's too); under the lock."""
@@ -232,17 +253,18 @@ class Files:
         source, work = self.snapshot.sources[rel], self.works.get(rel)
         read_ns = time.time_ns()
         text, refusal = self._read(rel)
+        text_digest = digest(text) if text is not None else ""
         if text is None:
             parsed: Parsed | FrontmatterError = FrontmatterError(refusal, None)
-        elif work.front is not None and work.digest == digest(text):
+        elif work.front is not None and work.digest == text_digest:
             parsed = _with_text(work.front, text)
         else:
-            kept = self.parses.checked(rel, source.stamp, text) if self.parses is not None and source.stamp is not None else None
+            kept = self.parses.checked(rel, source.stamp, text_digest) if self.parses is not None and source.stamp is not None else None
             parsed = _with_text(kept, text) if kept is not None else _split(text)
             if kept is None and self.parses is not None and source.stamp is not None:
-                self.parses.remember(rel, source.stamp, text, parsed, read_ns=read_ns)
+                self.parses.remember(rel, source.stamp, text, parsed, read_ns=read_ns, text_digest=text_digest)
         if work.front is None:
-            self.works.note_front(rel, parsed.front if isinstance(parsed, Parsed) else parsed, digest(text) if text is not None else None)
+            self.works.note_front(rel, parsed.front if isinstance(parsed, Parsed) else parsed, text_digest or None)
         return parsed
 
     def _read(self, rel: str) -> tuple[str | None, str]:

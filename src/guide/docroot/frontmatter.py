@@ -23,7 +23,7 @@ BOOLEAN_WORDS = ("on", "off", "yes", "no", "true", "false", "y", "n")
 """Unquoted words YAML 1.1 reads as booleans (any case)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Front:
     """What a file's frontmatter says, and where its parts lie in the text (enough to list it without keeping the text)."""
 
@@ -70,23 +70,23 @@ class Parsed:
         return self.front.body_line
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Summary:
     """What a listing needs of a file's frontmatter: its description, and which keys that change where it applies it has."""
 
     description: str
-    marks: frozenset[str]
-    """The top-level keys starting with `requires-` or `aliases` (both decide what a name or address finds)."""
+    marks: tuple[str, ...]
+    """The top-level keys starting with `requires-` or `aliases`, sorted (both decide what a name or address finds; most files have none)."""
 
 
-MARKED = ("requires-", "aliases")
+MARKED = ("aliases", "requires-")
 
 
 def summary(front: "Front | FrontmatterError") -> Summary:
     """The summary of a file's frontmatter (an unreadable one has every mark: only its parse can tell)."""
     if isinstance(front, FrontmatterError):
-        return Summary("", frozenset(MARKED))
-    marks = frozenset(key for key in front.meta if isinstance(key, str) and key.startswith(MARKED))
+        return Summary("", MARKED)
+    marks = tuple(sorted(key for key in front.meta if isinstance(key, str) and key.startswith(MARKED)))
     return Summary(str(front.meta.get("description", "")), marks)
 
 

@@ -17,7 +17,7 @@ from guide.docroot.layout import Layout
 from guide.errors import Problem
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Source:
     """A template file (command, skill or partial) as found: its path relative to the docroot and its stamp."""
 

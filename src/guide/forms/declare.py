@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
+from types import MappingProxyType
 from typing import Any
 
 from guide.errors import Issue
@@ -27,11 +28,14 @@ FORM_KEYS = frozenset({"message", "schema", "when", "fallback", "title", "descri
 SCHEMA_KEYS = frozenset({"type", "properties", "required"})
 FALLBACKS = ("render",)
 
+NO_CONDITIONS: Mapping[str, tuple[Any, ...]] = MappingProxyType({})
+"""The `when` of a form asked unconditionally (most forms): one shared empty mapping."""
+
 _FORM_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 _FIELD_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Form:
     """One declared input request."""
 
@@ -51,23 +55,34 @@ class Form:
         return next((field for field in self.fields if field.name == name), None)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FormSet:
     """The effective forms of an entrypoint, in order, with an index of their fields."""
 
     forms: tuple[Form, ...]
-    fields: Mapping[str, tuple[Form, Field]] = dataclass_field(init=False, compare=False, repr=False)
-    """Each field name with the form that supplies it (made with the set: a read asks for it every time)."""
     slow_checks: bool = dataclass_field(init=False, compare=False, repr=False)
     """Whether checking a value may take a time budget (a pattern only the backtracking engine runs): the server steps such forms off its event loop."""
     live: bool = dataclass_field(init=False, compare=False, repr=False)
     """Whether a field reads a live source (`git-*`, `files:`): the server reads it off its event loop for every read."""
+    _index: Mapping[str, tuple[Form, Field]] | None = dataclass_field(init=False, default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "fields", {field.name: (form, field) for form in self.forms for field in form.fields})
         object.__setattr__(self, "live", any(field.live for form in self.forms for field in form.fields))
         slow = any(needs_budget(bound) for form in self.forms for field in form.fields for bound in field.bounds.values())
         object.__setattr__(self, "slow_checks", slow)
+
+    @property
+    def fields(self) -> Mapping[str, tuple[Form, Field]]:
+        """Each field name with the form that supplies it.
+
+        Made when first asked for and kept (a read asks for it every time), not
+        with the set: a listing builds every entrypoint and a read comes for few.
+        """
+        index = self._index
+        if index is None:
+            index = {field.name: (form, field) for form in self.forms for field in form.fields}
+            object.__setattr__(self, "_index", index)  # two threads may both make it: the same index
+        return index
 
 
 def digest(forms: FormSet) -> str:
@@ -145,7 +160,7 @@ def _declare_form(form_id, declaration, origin, fallback_all, sourcing) -> tuple
 
 def _read_when(when, origin, form_id) -> tuple[Mapping[str, tuple], list[Issue]]:
     if when is ABSENT:
-        return {}, []
+        return NO_CONDITIONS, []
     if not isinstance(when, Mapping) or not when:
         return {}, [form_issue(origin, form_id, ("when",), "`when` must be a non-empty mapping of field to value(s)")]
     conditions, issues = {}, []

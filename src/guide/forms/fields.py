@@ -7,6 +7,7 @@ reads each constraint keyword (`guide.forms.keywords`); it knows no type by name
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
+from types import MappingProxyType
 from typing import Any
 
 from guide.errors import Issue
@@ -18,13 +19,15 @@ from guide.spelling import near_miss
 ABSENT: Any = type("Absent", (), {"__repr__": lambda self: "ABSENT", "__bool__": lambda self: False})()
 """Marks a key the declaration does not give (a field without `default`, a form without `when`); false, unlike the build's "not built yet" sentinel."""
 
-__all__ = ["ABSENT", "WORKFLOW_PHASES", "Field", "Lists", "choice_options", "declare_field"]
+__all__ = ["ABSENT", "NO_BOUNDS", "WORKFLOW_PHASES", "Field", "Lists", "choice_options", "declare_field"]
 
 Lists = Mapping[str, tuple[tuple[str, str | None], ...]]
 """The `lists:` of guide.yaml: each list's (value, title) pairs (`guide.docroot.config`)."""
+NO_BOUNDS: Mapping[str, Any] = MappingProxyType({})
+"""The bounds of a field without constraint keywords (most fields): one shared empty mapping."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Field:
     """A declared field: its type, choices and constraints, ready to check values."""
 
@@ -34,7 +37,7 @@ class Field:
     choices: tuple[Any, ...] | None = None
     default: Any = ABSENT
     source: Source | None = None
-    bounds: Mapping[str, Any] = dataclass_field(default_factory=dict, compare=False)
+    bounds: Mapping[str, Any] = dataclass_field(default_factory=lambda: NO_BOUNDS, compare=False)
     """Each constraint keyword the schema declares, read into the form its check uses."""
     titles: tuple[str, ...] | None = None
     """The title of each choice, when a `list:` source gives titles."""
@@ -96,7 +99,7 @@ def declare_field(
     titles = None
     if source is not None and source.kind == LIST and any(title is not None for _, title in (lists or {})[source.argument]):
         titles = tuple(title or value for value, title in (lists or {})[source.argument])
-    field = Field(name, kind, schema, choices, schema.get("default", ABSENT), source, bounds, titles)
+    field = Field(name, kind, schema, choices, schema.get("default", ABSENT), source, bounds or NO_BOUNDS, titles)
     return field, []
 
 

@@ -1,16 +1,22 @@
 """The parse kind of the store: each template's frontmatter as read, so a restart need not parse YAML again.
 
-A record holds what `frontmatter.split` made of one file (the mapping, where the
-YAML and the body lie in the text, or the error) with the file's stamp (inode,
-size, modification and change time) and a digest of its text. A record is used
-for a file whose stamp is exactly the one recorded, without reading the file:
-any write changes the change time, which no program can set back. A file whose
-change time lay within `RACY_NS` of the moment it was read might have changed
-again within the clock's granularity, so its record is used only after the text
-is read and matches the digest. Records are JSON data (nothing in them can run);
-each is type-checked when used, and a bad one is parsed again and replaced. A
-record longer than `MAX_RECORD_CHARS` is not kept (one log line; that file is
-parsed again next time), so no one file fills the store's cap for the others.
+A `Record` holds what `frontmatter.split` made of one file (the mapping, where
+the YAML and the body lie in the text, or the error) with the file's stamp
+(inode, size, modification and change time) and a digest of its text. A record
+is used for a file whose stamp is exactly the one recorded, without reading the
+file: any write changes the change time, which no program can set back. A file
+whose change time lay within `RACY_NS` of the moment it was read might have
+changed again within the clock's granularity, so its record is used only after
+the text is read and matches the digest. Records are JSON data (nothing in them
+can run); each is type-checked when used, and a bad one is parsed again and
+replaced. A record longer than `MAX_RECORD_CHARS` is not kept (one log line;
+that file is parsed again next time), so no one file fills the store's cap for
+the others.
+
+What is parsed in this process is held as a `Parsing` (the frontmatter itself,
+shared with the build that parsed it) and written out as a record only when
+saved: holding each mapping both parsed and as JSON text until then cost about
+1 KB a file.
 """
 
 import hashlib
@@ -19,7 +25,8 @@ import logging
 import threading
 from collections.abc import Collection
 from pathlib import Path
-from typing import Any
+from types import UnionType
+from typing import Any, NamedTuple, get_args, get_origin, get_type_hints
 
 from guide.docroot import yaml_codec
 from guide.docroot.files import Stamp
@@ -40,6 +47,69 @@ MAX_RECORD_CHARS = MAX_STORED_BYTES // 64
 log = logging.getLogger("guide")
 
 
+class Record(NamedTuple):
+    """One file's kept parse as stored: a JSON list of these fields, in this order."""
+
+    ino: int
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+    read_ns: int
+    """When the text was read (a file changed just before may have changed again unseen, `RACY_NS`)."""
+    digest: str
+    """Of the text read."""
+    mapping: str
+    """The frontmatter mapping as JSON text: loading 10,000 records then reads strings instead of building every mapping."""
+    tagged: bool
+    """Whether the mapping holds values JSON cannot (dates, binary...), written as `yaml_codec` tags to decode."""
+    first_line: int
+    body_line: int
+    yaml_start: int
+    yaml_end: int
+    body_start: int
+    description: str
+    """What a listing needs, kept beside the mapping so that a listing decodes none."""
+    marks: list[str]
+    error: str | None
+    """Why the frontmatter cannot be read; when set, the fields from `mapping` to `marks` say nothing."""
+    error_line: int | None
+
+    @property
+    def stamp(self) -> Stamp:
+        """The file's stamp when it was read."""
+        return (self.ino, self.size, self.mtime_ns, self.ctime_ns)
+
+
+class Parsing(NamedTuple):
+    """A parse made in this process and not saved yet: the frontmatter itself, made into a `Record` when saved."""
+
+    stamp: Stamp
+    read_ns: int
+    digest: str
+    front: Front | FrontmatterError
+    anchored: bool
+    """Whether the YAML text has an anchor (`&`): only the bounded encoder may walk values it shares."""
+
+    @property
+    def ctime_ns(self) -> int:
+        """The file's change time when it was read."""
+        _, _, _, ctime_ns = self.stamp
+        return ctime_ns
+
+
+Kept = Record | Parsing
+
+
+def _accepted(hint: Any) -> tuple[type, ...]:
+    """The exact types a stored field's annotation admits (JSON data: `list[str]` is a list, checked further when used)."""
+    options = get_args(hint) if get_origin(hint) is UnionType else (hint,)
+    return tuple(get_origin(option) or option for option in options)
+
+
+_FIELD_TYPES = tuple(_accepted(hint) for hint in get_type_hints(Record).values())
+_FIELDS = len(Record._fields)
+
+
 class StoredParses:
     """The kept parses of one docroot: looked up by stamp, added as files are parsed, saved back when asked."""
 
@@ -55,57 +125,52 @@ class StoredParses:
         self.load_after = load_after
         self.parsed = 0  # files parsed (misses)
         self.reused = 0  # files whose kept parse was used (hits)
-        self._loaded: dict[str, list] | None = None  # rel -> record, as stored; read on first use
-        self._fresh: dict[str, list] = {}  # records made since the last save
+        self._loaded: dict[str, Any] | None = None  # rel -> record, as stored (a list); read on first use
+        self._fresh: dict[str, Parsing | None] = {}  # parses made since the last save; None: the stored record goes
         self._dirty = False
         self._saved = False  # once written, the records are let go: a lookup can then only find what was parsed since
         self._lock = threading.Lock()
 
     def summary(self, rel: str, stamp: Stamp) -> Summary | None:
         """What listing file `rel` at `stamp` needs of its frontmatter, when the store holds it (no file read, no YAML decoded)."""
-        record = self._record(rel, stamp)
-        if record is None or _racy(record):
+        kept = self._kept(rel, stamp)
+        if kept is None or _racy(kept):
             return None
-        if record[6] == "error":
+        if isinstance(kept, Parsing):
+            return summary(kept.front)
+        if kept.error is not None:
             return summary(FrontmatterError("", None))
-        if len(record) != 16 or type(record[14]) is not str or type(record[15]) is not list or not all(type(mark) is str for mark in record[15]):
-            return None
-        return Summary(record[14], frozenset(record[15]))
+        return Summary(kept.description, tuple(sorted(kept.marks))) if all(type(mark) is str for mark in kept.marks) else None
 
     def front(self, rel: str, stamp: Stamp) -> tuple[Front | FrontmatterError, str] | None:
         """The kept frontmatter of file `rel` at `stamp` and the digest of its text, when usable without reading the file."""
-        record = self._record(rel, stamp)
-        if record is None or _racy(record):
+        kept = self._kept(rel, stamp)
+        if kept is None or _racy(kept):
             return None
-        found = self._restore(rel, record)
-        return (found, record[5]) if found is not None else None
+        found = self._restore(kept)
+        return (found, kept.digest) if found is not None else None
 
-    def checked(self, rel: str, stamp: Stamp, text: str) -> Front | FrontmatterError | None:
-        """The kept frontmatter of file `rel` at `stamp` whose text is `text`, if the record fits that text."""
-        record = self._record(rel, stamp)
-        if record is None or record[5] != digest(text):
+    def checked(self, rel: str, stamp: Stamp, text_digest: str) -> Front | FrontmatterError | None:
+        """The kept frontmatter of file `rel` at `stamp` whose text has the digest `text_digest`, if the record fits that text."""
+        kept = self._kept(rel, stamp)
+        if kept is None or kept.digest != text_digest:
             return None
         # A racy record stays racy (it is checked against the text each time): promoting it would mean writing the
         # kept parses while a listing may still be looking files up, which lets the loaded ones go.
-        return self._restore(rel, record)
+        return self._restore(kept)
 
-    def remember(self, rel: str, stamp: Stamp, text: str, parsed: Parsed | FrontmatterError, *, read_ns: int) -> None:
-        """Keep what parsing `text` (file `rel` at `stamp`, read at `read_ns`) gave, for the next save."""
+    def remember(self, rel: str, stamp: Stamp, text: str, parsed: Parsed | FrontmatterError, *, read_ns: int, text_digest: str) -> None:
+        """Keep what parsing `text` (file `rel` at `stamp`, read at `read_ns`, digest `text_digest`) gave, for the next save."""
         if not self.store.usable:  # nothing will be saved (caches off): a record would only cost its making
             with self._lock:
                 self.parsed += 1
             return
         front = parsed.front if isinstance(parsed, Parsed) else parsed
-        record = _record(front, text)
-        if record is not None and len(record[1]) > MAX_RECORD_CHARS:
-            log.info("the parse of %s is not kept: its frontmatter takes %d characters as JSON, over %d", rel, len(record[1]), MAX_RECORD_CHARS)
-            record = None
+        anchored = isinstance(front, Front) and text.find("&", front.yaml_start, front.yaml_end) >= 0
+        parsing = Parsing(stamp, read_ns, text_digest, front, anchored)
         with self._lock:
             self.parsed += 1
-            if record is not None:
-                self._fresh[rel] = [*stamp, read_ns, digest(text), *record]
-            elif self._loaded is not None and rel in self._loaded:
-                self._fresh[rel] = []  # cannot be kept faithfully: the old record goes at the next save
+            self._fresh[rel] = parsing
 
     def save(self, keep: Collection[str] | None = None, *, if_loaded: bool = False) -> None:
         """Write the kept parses if anything changed; with `keep`, records of other files are dropped.
@@ -122,12 +187,15 @@ class StoredParses:
                 return
             fresh, self._fresh = self._fresh, {}
         entries = dict(self._entries())
-        changed = self._dirty or any(not _same(entries.get(rel), record) for rel, record in fresh.items())
-        for rel, record in fresh.items():
-            if record:
-                entries[rel] = record
+        changed = self._dirty
+        for rel, parsing in fresh.items():
+            record = _stored(rel, parsing) if parsing is not None else None
+            if record is None:
+                changed = changed or rel in entries
+                entries.pop(rel, None)  # cannot be kept faithfully: parsed again next time
             else:
-                entries.pop(rel, None)
+                changed = changed or not _same(entries.get(rel), record)
+                entries[rel] = record
         if keep is not None:
             kept = set(keep)
             changed = changed or any(rel not in kept for rel in entries)
@@ -140,24 +208,25 @@ class StoredParses:
             # (6 MB at 10,000 files). A file first looked up after this is parsed rather than the file loaded again.
             self._loaded, self._dirty, self._saved = None, False, True
 
-    def _record(self, rel: str, stamp: Stamp) -> list | None:
+    def _kept(self, rel: str, stamp: Stamp) -> Kept | None:
+        """What is kept of file `rel` at `stamp`: a parse made here, else a well-formed stored record."""
         fresh = self._fresh.get(rel)
-        if fresh:
-            record = fresh
-        elif self._loaded is None and (self.load_after > 0 or self._saved):
+        if fresh is not None:
+            return fresh if fresh.stamp == stamp else None
+        if self._loaded is None and (self.load_after > 0 or self._saved):
             self.load_after -= 1
             return None
-        else:
-            record = self._entries().get(rel)
-        if not _well_formed(record) or tuple(record[:4]) != stamp:
-            return None
-        return record
+        record = _well_formed(self._entries().get(rel))
+        return record if record is not None and record.stamp == stamp else None
 
-    def _restore(self, rel: str, record: list) -> Front | FrontmatterError | None:
-        try:
-            found = _restore(record[6:])
-        except (ValueError, TypeError, KeyError, IndexError, RecursionError):
-            found = None
+    def _restore(self, kept: Kept) -> Front | FrontmatterError | None:
+        if isinstance(kept, Parsing):
+            found: Front | FrontmatterError | None = kept.front
+        else:
+            try:
+                found = _restore(kept)
+            except (ValueError, TypeError, KeyError, IndexError, RecursionError):
+                found = None
         if found is None:
             with self._lock:
                 self._dirty = True  # parsed again, and replaced at the next save
@@ -166,7 +235,7 @@ class StoredParses:
             self.reused += 1
         return found
 
-    def _entries(self) -> dict[str, list]:
+    def _entries(self) -> dict[str, Any]:
         if self._loaded is None:
             document = self.store.load(KIND, self.name)
             valid = isinstance(document, dict) and document.get("root") == self.name and isinstance(document.get("files"), dict)
@@ -187,56 +256,50 @@ def digest(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
-def _well_formed(record: Any) -> bool:
-    """The stamp, read time and digest of a record have their types (the rest is checked when restored)."""
-    if type(record) is not list or len(record) < 8:
-        return False
-    ino, size, mtime, ctime, read_ns, digest, kind = record[:7]  # checked one by one: asked of every record a listing looks up
-    numbers = type(ino) is int and type(size) is int and type(mtime) is int and type(ctime) is int and type(read_ns) is int
-    return numbers and type(digest) is str and type(kind) is str
+def _well_formed(stored: Any) -> Record | None:
+    """A stored record with every field of its type (what the fields say together is checked when restored)."""
+    if type(stored) is not list or len(stored) != _FIELDS:
+        return None
+    if not all(type(value) in accepted for value, accepted in zip(stored, _FIELD_TYPES)):
+        return None
+    return Record._make(stored)
 
 
-def _same(stored: Any, fresh: list) -> bool:
-    """Whether saving `fresh` over `stored` would change nothing that matters (a later read time alone does not)."""
-    if not fresh or not _well_formed(stored):
-        return not fresh and stored is None
-    return stored[:4] == fresh[:4] and stored[5:] == fresh[5:] and _racy(stored) == _racy(fresh)
+def _same(stored: Any, record: Record) -> bool:
+    """Whether saving `record` over `stored` would change nothing that matters (a later read time alone does not)."""
+    old = _well_formed(stored)
+    return old is not None and old._replace(read_ns=record.read_ns) == record and _racy(old) == _racy(record)
 
 
-def _racy(record: list) -> bool:
-    return record[4] - record[3] < RACY_NS  # read_ns - ctime_ns
+def _racy(kept: Kept) -> bool:
+    return kept.read_ns - kept.ctime_ns < RACY_NS
 
 
-def _record(front: Front | FrontmatterError, text: str) -> list | None:
-    """The kept form of one parse, or None when it cannot be kept faithfully (then it is parsed again).
-
-    The mapping is kept as JSON text inside the record: loading the kept parses
-    of 10,000 files then reads 10,000 strings instead of building every mapping
-    (0.07 s against 0.24 s), and a listing decodes none of them, since what it
-    needs (the description, whether `requires-*` or `aliases` are there) is kept
-    beside it.
-    """
+def _stored(rel: str, parsing: Parsing) -> Record | None:
+    """The record to store for a parse, or None when it cannot be kept faithfully (then it is parsed again)."""
+    front = parsing.front
     if isinstance(front, FrontmatterError):
-        return ["error", str(front), front.line]
+        return Record(*parsing.stamp, parsing.read_ns, parsing.digest, "", False, 1, 1, 0, 0, 0, "", [], str(front), front.line)
     meta = dict(front.meta)
-    plain = _plain(meta, text[front.yaml_start:front.yaml_end])
-    if plain is None:
+    written = None if parsing.anchored else _plain(meta)
+    if written is None:
         try:
-            plain = json.dumps(yaml_codec.encode(meta, NODES_PER_CHAR * (front.yaml_end - front.yaml_start) + 16), separators=(",", ":"))
+            written = json.dumps(yaml_codec.encode(meta, NODES_PER_CHAR * (front.yaml_end - front.yaml_start) + 16), separators=(",", ":"))
         except yaml_codec.Unencodable:
             return None
         tagged = True
     else:
         tagged = False  # plain JSON data decodes to itself; anything tagged needs decoding
-    listed = summary(front)
-    numbers = [front.first_line, front.body_line, front.yaml_start, front.yaml_end, front.body_start]
-    return ["ok", plain, int(tagged), *numbers, listed.description, sorted(listed.marks)]
-
-
-def _plain(meta: dict, yaml_text: str) -> str | None:
-    """`meta` as JSON text when it is JSON data as it is (the common case, checked at C speed); None means: encode it."""
-    if "&" in yaml_text:  # anchors: values may be shared or contain themselves, so only the bounded encoder may walk them
+    if len(written) > MAX_RECORD_CHARS:
+        log.info("the parse of %s is not kept: its frontmatter takes %d characters as JSON, over %d", rel, len(written), MAX_RECORD_CHARS)
         return None
+    listed = summary(front)
+    return Record(*parsing.stamp, parsing.read_ns, parsing.digest, written, tagged, front.first_line, front.body_line, front.yaml_start,
+                  front.yaml_end, front.body_start, listed.description, list(listed.marks), None, None)
+
+
+def _plain(meta: dict) -> str | None:
+    """`meta` as JSON text when it is JSON data as it is (the common case, checked at C speed); None means: encode it."""
     try:
         written = json.dumps(meta, separators=(",", ":"))
         return written if json.loads(written) == meta else None  # tuples, non-string keys and NaN do not come back equal
@@ -244,23 +307,15 @@ def _plain(meta: dict, yaml_text: str) -> str | None:
         return None
 
 
-def _restore(record: list) -> Front | FrontmatterError | None:
-    """The frontmatter a record stands for, or None when the record is not one this code writes."""
-    if record[0] == "error":
-        if len(record) != 3 or type(record[1]) is not str or not (record[2] is None or type(record[2]) is int):
-            return None
-        return FrontmatterError(record[1], record[2])
-    if record[0] != "ok" or len(record) != 10 or type(record[1]) is not str:
+def _restore(record: Record) -> Front | FrontmatterError | None:
+    """The frontmatter a well-formed record stands for, or None when its fields do not fit together."""
+    if record.error is not None:
+        return FrontmatterError(record.error, record.error_line)
+    if not 0 <= record.yaml_start <= record.yaml_end <= record.body_start or not 1 <= record.first_line <= record.body_line:
         return None
-    _, written, tagged, *numbers = record[:8]
-    first_line, body_line, yaml_start, yaml_end, body_start = numbers
-    if type(tagged) is not int or not all(type(n) is int for n in numbers) or not 0 <= yaml_start <= yaml_end <= body_start:
-        return None
-    if not 1 <= first_line <= body_line:
-        return None
-    meta = json.loads(written)
-    if tagged:
+    meta = json.loads(record.mapping)
+    if record.tagged:
         meta = yaml_codec.decode(meta)
     if not isinstance(meta, dict):
         return None
-    return Front(meta, first_line, body_line, yaml_start, yaml_end, body_start)
+    return Front(meta, record.first_line, record.body_line, record.yaml_start, record.yaml_end, record.body_start)
