@@ -107,10 +107,8 @@ SIZED_FOLDERS = ("src/guide", "bench", "tests")
 SIZES_ALLOWED = {
     "src/guide/docroot/config.py::read_config": 42,
     "src/guide/render.py::inspect": 44,
-    "src/guide/server/app.py::create_server": 41,
     "src/guide/server/connections.py::guarded_protocol": 53,
-    "tests/docroot/test_docroot.py": 426,
-    "tests/docroot/test_store_parses.py": 411,
+    "tests/docroot/test_docroot.py": 423,
     "tests/robustness/test_edit_storm.py::test_a_storm_of_edits_is_one_burst_and_no_read_fails": 50,
 }
 # sizes: end
@@ -265,7 +263,6 @@ def test_only_the_fast_path_helper_asks_what_is_built_and_then_goes_off_the_loop
         for function in (node for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))):
             called = {node.func.attr for node in _own(function) if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)}
             assert not (called & asked and "off_loop" in called), f"{path.name}: {function.name} asks what is built, then goes off the loop itself"
-
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--write-sizes"]:

@@ -253,10 +253,7 @@ def test_c10_guide_yaml_errors(tmp_path, config, line, says):
 # C4 requires-*, includes, aliases, args
 
 
-@pytest.mark.parametrize(
-    "requires, applies",
-    [("data", True), ("platform", False), ("[platform, data]", True), ("[platform]", False)],
-)
+@pytest.mark.parametrize("requires, applies", [("data", True), ("platform", False), ("[platform, data]", True), ("[platform]", False)])
 def test_c4_requires_on_an_entrypoint(tmp_path, requires, applies):
     gate = f"---\nrequires-team: {requires}\n---\nb\n"
     snap = snapshot(tmp_path, {"guide.yaml": "flags: {team: data}\n", "_commands/gated.md": gate, "_skills/gated/SKILL.md": gate})

@@ -22,8 +22,7 @@ from guide.docroot.filework import Files
 from guide.docroot.folder import Docroot
 from guide.docroot.frontmatter import FrontmatterError, Parsed, split
 from guide.docroot.store import parses as parses_module
-from guide.docroot.store.disk import Store, store_folder
-from guide.server.settings import read_settings
+from guide.docroot.store.disk import Store
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -348,18 +347,6 @@ def test_one_cache_file_per_docroot_by_its_real_path(root, folder, tmp_path):
         docroot.keep_parses()
     assert len(list((folder / parses_module.KIND).glob("*.json"))) == 2
     assert opened(link, folder).parses.name == opened(root, folder).parses.name
-
-
-def test_where_the_cache_lives(tmp_path):
-    def folder(environ: dict[str, str]) -> Path | None:
-        settings = read_settings({}, environ)
-        return store_folder(settings.cache_dir, off=settings.no_cache)
-
-    assert folder({"GUIDE_CACHE_DIR": str(tmp_path)}) == tmp_path.resolve()
-    assert folder({"GUIDE_NO_CACHE": "1", "GUIDE_CACHE_DIR": str(tmp_path)}) is None
-    assert folder({"GUIDE_NO_CACHE": "0", "GUIDE_CACHE_DIR": str(tmp_path)}) == tmp_path.resolve()
-    if sys.platform.startswith("linux"):
-        assert folder({}).name == "guide"
 
 
 def test_a_turned_off_cache_parses_and_writes_nothing(root, tmp_path):

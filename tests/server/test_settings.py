@@ -14,6 +14,7 @@ from fastmcp import Client
 from fastmcp.client.transports import StdioTransport
 
 from guide.cli import main
+from guide.docroot.store.disk import store_folder
 from guide.errors import GuideError
 from guide.server.settings import SETTINGS, Settings, read_settings
 
@@ -133,3 +134,15 @@ def test_the_docs_that_list_settings_agree_with_the_table():
         value = default.split(":")[0].replace("`", "").replace(",", "")
         if re.fullmatch(r"[\w.]+", value):  # a value, not a description: the table's default
             assert [by_variable[variable].default_text for variable in variables] == [value] * len(variables), row
+
+
+def test_the_store_folder_comes_from_the_settings(tmp_path):
+    def folder(environ: dict[str, str]) -> Path | None:
+        settings = read_settings({}, environ)
+        return store_folder(settings.cache_dir, off=settings.no_cache)
+
+    assert folder({"GUIDE_CACHE_DIR": str(tmp_path)}) == tmp_path.resolve()
+    assert folder({"GUIDE_NO_CACHE": "1", "GUIDE_CACHE_DIR": str(tmp_path)}) is None
+    assert folder({"GUIDE_NO_CACHE": "0", "GUIDE_CACHE_DIR": str(tmp_path)}) == tmp_path.resolve()
+    if sys.platform.startswith("linux"):
+        assert folder({}).name == "guide"

@@ -40,11 +40,9 @@ def create_server(docroot: Path | None = None, project: Path | None = None, *, s
     """
     settings = settings or read_settings({"docroot": docroot, "project": project, **given})
     root = open_docroot(settings)
-    eras = Eras()
-    counters = Counters() if settings.metrics else None
-    measured = Metrics(counters=counters, access=settings.access_log)
+    eras, counters = Eras(), Counters() if settings.metrics else None
     service = Service(root, eras, Channels(app_forms=settings.app_forms), answer_timeout=settings.answer_timeout, max_output=settings.max_output,
-                      metrics=measured, projects=Projects(settings.projects_under))
+                      metrics=Metrics(counters=counters, access=settings.access_log), projects=Projects(settings.projects_under))
     security = sealing(settings.state_keys, settings.state_ttl)
     startup = Startup(root, eras, watch=watch)
     cache_ttl = settings.cache_ttl
