@@ -64,10 +64,13 @@ class FormSet:
     """Whether checking a value may take a time budget (a pattern only the backtracking engine runs): the server steps such forms off its event loop."""
     live: bool = dataclass_field(init=False, compare=False, repr=False)
     """Whether a field reads a live source (`git-*`, `files:`): the server reads it off its event loop for every read."""
+    links: bool = dataclass_field(init=False, compare=False, repr=False)
+    """Whether a form is a URL step (`mode: url`): only then does a step look for links a client cannot open."""
     _index: Mapping[str, tuple[Form, Field]] | None = dataclass_field(init=False, default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "live", any(field.live for form in self.forms for field in form.fields))
+        object.__setattr__(self, "links", any(form.url is not None for form in self.forms))
         slow = any(needs_budget(bound) for form in self.forms for field in form.fields for bound in field.bounds.values())
         object.__setattr__(self, "slow_checks", slow)
 

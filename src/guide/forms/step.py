@@ -171,7 +171,8 @@ class _Interaction:
             return failed(self.request, "state", f"answers for forms that were not requested: {', '.join(unrequested)}")
         for form in self.forms:
             if form.id in answers:
-                failure = _unofferable(self.request, self.keywords, form, live_only=True) or self._take_one(form, answers[form.id])
+                live = self.request.forms.live and _unofferable(self.request, self.keywords, form, live_only=True)
+                failure = live or self._take_one(form, answers[form.id])
                 if failure:
                     return failure
         return None
@@ -317,7 +318,8 @@ class _Interaction:
             for field in form.fields
             if field.has_default and field.name not in known
         }
-        return Render({**defaults, **known}, self.request.args, frozenset(self.defaulted), opened_steps(self.forms, self.completed, self.defaulted))
+        opened = opened_steps(self.forms, self.completed, self.defaulted) if self.request.forms.links else frozenset()
+        return Render({**defaults, **known}, self.request.args, frozenset(self.defaulted), opened)
 
     def ask(self, pending: list[Form]) -> Ask | Fail:
         phase = self.request.active_phase
@@ -345,7 +347,9 @@ class _Interaction:
 
 def _settle_links(interaction: _Interaction) -> Fail | None:
     """For a client that cannot open URL steps: each pending one takes its `fallback: render`, else fails with its link."""
-    while not interaction.request.url_mode and (form := next((form for form in interaction.pending() if form.url is not None), None)):
+    if interaction.request.url_mode or not interaction.request.forms.links:
+        return None  # nothing to settle: the pending forms are worked out once, by the step
+    while form := next((form for form in interaction.pending() if form.url is not None), None):
         if not form.fallback:
             link = _link(interaction, form)
             if isinstance(link, Fail):
