@@ -59,7 +59,7 @@ async def profile_guide(size: int, items_file: Path) -> dict:
     """Guide's side: what a server holds after two full listings of a generated docroot of `size` entrypoints."""
     from fastmcp import Client
 
-    from bench.b8_listing import items_of
+    from bench.suite.b8_listing import items_of
     from guide.server import startup
     from guide.server.app import create_server
 
@@ -119,7 +119,7 @@ async def profile_baseline(items_file: Path) -> dict:
 
 
 def child(side: str, size: int, items_file: Path) -> dict:
-    command = [sys.executable, "-m", "bench.heap_profile", "--side", side, "--size", str(size), "--items", str(items_file)]
+    command = [sys.executable, "-m", "bench.probes.heap_profile", "--side", side, "--size", str(size), "--items", str(items_file)]
     done = subprocess.run(command, cwd=REPO, env=child_env(), capture_output=True, text=True, check=True)
     return json.loads(done.stdout.splitlines()[-1])
 
