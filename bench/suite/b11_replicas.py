@@ -99,7 +99,6 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-
 def _setups_measured(clients: int, seconds: float, runs: int) -> dict[str, list[dict]]:
     """Start the cluster and the one-replica hop, and run the load against the three setups in turn."""
     env = {**child_env(), "GUIDE_STATE_KEYS": secrets.token_hex(32)}

@@ -107,7 +107,6 @@ def _plain(need: Need) -> str:
     return "<" + ("|".join(show(choice) for choice in choices) if choices else need.type) + ">"
 
 
-
 def person_questions(forms: Sequence[Form], known: Mapping[str, Any], completed: Collection[str],
                      need_of: Callable[[Form, Field], Need], link_of: Callable[[Form], str | None] = lambda form: None) -> tuple[PersonQuestion, ...]:
     """What the agent asks the person (C7.12 c), in order: every form a client with forms would be asked now, and every

@@ -242,7 +242,6 @@ class Service:
         return await work.off_loop(step, limiter=self.slow_checks)
 
 
-
 def _resolve(built: Built, read: Read, project: Path) -> Resolved | _Refused:
     """Resolve `read` against a build, and keep what it resolved to; a call is about `project` until its read names another."""
     try:
