@@ -23,8 +23,6 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
 from guide.errors import AuthoringError, GuideError, NotFoundError, UnavailableError
 
-CHANNELS = ("native", "app", "agent")
-"""How a read's questions reach a person: forms asked through the protocol (`native`), or the agent's own questions (`agent`)."""
 FORM_EVENTS = {"accept": "answered", "decline": "declined", "cancel": "cancelled"}
 """The name each elicitation action is counted under."""
 BUILD_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
