@@ -31,6 +31,16 @@ def clip(text: str, length: int = CLIP_LENGTH) -> str:
     return one_line(text if len(text) <= length else text[:length] + "...")
 
 
+LISTED = 3
+"""The most names a message lists before it counts the rest."""
+
+
+def listed(names: list[str], shown: int = LISTED) -> str:
+    """Names as a message lists them: the first `shown`, each clipped to one short line, then how many more ("and 39,996 more")."""
+    text = ", ".join(clip(name) for name in names[:shown])
+    return text if len(names) <= shown else f"{text} and {len(names) - shown:,} more"
+
+
 def quoted(value: Any) -> str:
     """A value as a message quotes it: like `repr`, but only a short prefix of a long one."""
     if isinstance(value, str):
