@@ -26,6 +26,19 @@ def for_terminal(text: str) -> str:
     return text.translate(_TERMINAL)
 
 
+LOG_LENGTH = 200
+"""The most characters of a client's value a log line writes."""
+_LOG = {**_TERMINAL, 0x09: "\\t", 0x0A: "\\n"}
+"""What a log line escapes: what a terminal acts on, bidirectional overrides, and newlines and tabs too (a log record is one line)."""
+
+
+def for_log(text: str, length: int | None = LOG_LENGTH) -> str:
+    """Text as a log line writes it: on one line, every control character and bidirectional override escaped, its first `length` characters."""
+    if length is not None and len(text) > length:
+        text = text[:length] + "..."
+    return text.translate(_LOG)
+
+
 def clip(text: str, length: int = CLIP_LENGTH) -> str:
     """Text as a message quotes it: its first `length` characters ("..." marks a cut) on one line."""
     return one_line(text if len(text) <= length else text[:length] + "...")
