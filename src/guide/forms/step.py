@@ -20,7 +20,7 @@ from guide.forms.url_step import LinkRefused, UrlQuestion, link_context, named_f
 from guide.forms.values import Invalid, is_unresolved, normalise_answer, normalise_text, problems, text_length
 from guide.protocol import PROJECT
 from guide.spelling import near_miss
-from guide.text import clip
+from guide.text import clip, listed
 
 MAX_ASKS = 4
 """A form is asked at most this many times: once, then three re-asks after invalid answers."""
@@ -138,7 +138,7 @@ class _Interaction:
     def take(self, answers: Mapping[str, Answer]) -> Fail | None:
         unrequested = sorted(set(answers) - set(self.requested))
         if unrequested:
-            return failed(self.request, "state", f"answers for forms that were not requested: {', '.join(unrequested)}")
+            return failed(self.request, "state", f"answers for forms that were not requested: {listed(unrequested)}")
         for form in self.forms:
             if form.id in answers:
                 live = self.request.forms.live and _unofferable(self.request, self.keywords, form, live_only=True)
