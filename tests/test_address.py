@@ -44,6 +44,27 @@ def test_c3_document_address_round_trips(path):
     assert address.parse(address.format(target)) == target
 
 
+@settings(max_examples=200)
+@given(path=st.lists(SEGMENT.filter(lambda s: s[0] not in "_$@"), min_size=1, max_size=3).map("/".join))
+def test_a_folder_address_round_trips_with_its_trailing_slash(path):
+    target = Target("folder", (path,))
+    assert address.format(target).endswith("/")
+    assert address.parse(address.format(target)) == target
+
+
+@given(name=st.from_regex(r"[A-Za-z0-9][A-Za-z0-9_-]{0,20}", fullmatch=True))
+def test_a_collection_address_round_trips_and_survives_normalisation(name):
+    target = Target("collection", (name,))
+    written = address.format(target)
+    assert written == f"guide://%40{name}" and address.normal(written) == written  # what a client sends is what it was given
+    assert address.parse(written) == target
+
+
+def test_an_at_sign_after_the_scheme_is_dropped_by_normalisation_on_every_route():
+    assert address.normal("guide://@guidelines") == "guide://guidelines"  # why the listing writes %40
+    assert address.parse("guide://@guidelines") == address.parse("guide://guidelines") == Target("document", ("guidelines",))
+
+
 @given(command=st.lists(NAME, max_size=2))
 def test_c3_help_address_round_trips(command):
     target = Target("help", tuple(command))
@@ -57,6 +78,8 @@ def test_c3_builders_write_the_documented_addresses():
     assert address.skill_address("workflow-review", {"mode": ("phase",)}) == "guide://$workflow-review?mode=phase"
     assert address.member_address("workflow-review", "checklist.md") == "guide://$workflow-review/checklist.md"
     assert address.document_address("lang/python") == "guide://lang/python"
+    assert address.folder_address("lang") == address.folder_address("lang/") == "guide://lang/"
+    assert address.collection_address("guidelines") == "guide://%40guidelines"
     assert address.help_address() == "guide://_help" and address.help_address("review") == "guide://_help/review"
     assert address.template("guide://_review", ["mode", "reference"]) == "guide://_review{?mode,reference}"
     assert address.address_of_template("guide://$workflow-review{?mode}") == "guide://$workflow-review"
@@ -77,7 +100,7 @@ def test_c3_prompt_names_and_routes():
     assert route == address.PromptRoute(("workflow", "phase"), ("--to=review", "extra"))
 
 
-@pytest.mark.parametrize("uri", ["http://example.com/x", "guide://_", "guide://"])
+@pytest.mark.parametrize("uri", ["http://example.com/x", "guide://_", "guide://", "guide://@", "guide://%40/"])
 def test_c3_addresses_that_name_nothing(uri):
     with pytest.raises(NotFoundError):
         address.parse(uri)

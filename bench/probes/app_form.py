@@ -26,8 +26,8 @@ from mcp.client import advertise
 from bench.harness.common import ERAS, quiet
 from bench.harness.measure import compare, interleave_async, summary
 from guide.server.app import create_server
+from guide.server.app_form.tools import page
 from guide.server.channels.app import OPEN_TOOL, SUBMIT_TOOL
-from guide.server.channels.app_tools import page
 
 CHROMIUM = os.environ.get("GUIDE_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"]

@@ -34,8 +34,8 @@ from mcp_types import InputRequiredResult
 
 from bench.harness.common import Config, log, quiet
 from bench.harness.measure import compare, interleave_async, repeat_sync, summary
-from guide.docroot.sources import read_source
 from guide.forms.sources import FILES, GIT_BRANCHES, MAX_CHOICES, Source
+from guide.project.sources import read_source
 from guide.server.app import create_server
 
 VALUES = 1000

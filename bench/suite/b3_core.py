@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bench.harness.common import Config, project_dir
+from bench.harness.common import Config
 from bench.harness.docroot_gen import RICH_ANSWERS, rich_docroot
 from bench.harness.measure import interleave_sync, repeat_sync, summary
 from guide.docroot.folder import Docroot
@@ -21,7 +21,7 @@ TARGET_US = 50.0
 
 def rich_request(workdir: Path):
     root = rich_docroot(workdir / "b3-docroot")
-    call = resolve(Docroot(root, project_dir(workdir)).build(), AddressRead("guide://_rich"))
+    call = resolve(Docroot(root).build(), AddressRead("guide://_rich"))
     return call.request(can_elicit=True, active_phase=None)
 
 

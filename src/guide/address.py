@@ -1,10 +1,16 @@
 """Every `guide://` address and prompt route: parsed and formatted here, and nowhere else (C3).
 
 An address names help, a command (with args and keywords), a skill (with
-keywords), a skill member or a document. `parse` reads one into a `Target`;
+keywords), a skill member, a document, or a bundle of documents: a folder
+(`guide://lang/`, with its trailing slash) or a named collection of guide.yaml
+(`guide://@guidelines`). `parse` reads one into a `Target`;
 `format` writes a `Target` back, quoting what needs it, so that
 `parse(format(target)) == target` (except for a segment `.` or `..`, which no
-URL can carry: normalising removes it). Prompt routes (`_name`, `:name`, `;name`
+URL can carry: normalising removes it). A collection is written `guide://%40name`:
+URL normalisation (WHATWG, as every MCP client applies it) reads an `@` right
+after `guide://` as an empty user name and drops it, so `guide://@name` reaches
+Guide as `guide://name`, a document address; the resolver serves the collection
+there when no document has that name (`guide.routes.lookup`). Prompt routes (`_name`, `:name`, `;name`
 followed by flags) and prompt names are read and written here too. This module
 knows nothing of files.
 """
@@ -29,6 +35,8 @@ SKILL_SCHEME = "skill"
 SKILL_FILE = "SKILL.md"
 COMMAND_MARK = "_"
 SKILL_MARK = "$"
+COLLECTION_MARK = "@"
+"""What starts a named collection's address (`guide://@guidelines`), written `%40` where it must survive normalisation."""
 MAX_LENGTH = 16 * 1024
 """The longest address or prompt text Guide reads, in characters: far beyond any real one, and cheap to refuse."""
 PROMPT_PREFIXES = ("_", ":", ";")
@@ -40,7 +48,7 @@ _SPACES = re.compile("[ \t\r\n]+")
 _UNRESERVED = re.compile(r"[A-Za-z0-9_.~-]*")
 """What `quote` leaves as it is."""
 
-TargetKind = Literal["help", "command", "skill", "member", "document"]
+TargetKind = Literal["help", "command", "skill", "member", "document", "folder", "collection"]
 EntrypointKind = Literal["command", "skill"]
 """The targets that are entrypoints: files with forms, rendered for a call."""
 Keywords = Mapping[str, tuple[str, ...]]
@@ -52,7 +60,8 @@ class Target:
 
     `path` holds, by kind: help -> the segments after `_help` (a command name, or
     nothing for the overview); command -> the decoded segments (its name followed
-    by its args); skill -> (name,); member -> (skill, member path); document -> (path,).
+    by its args); skill -> (name,); member -> (skill, member path); document -> (path,);
+    folder -> (folder path, without its trailing slash); collection -> (name,).
     `skill_file` marks a skill read as the Skills extension's `skill://<name>/SKILL.md`.
     """
 
@@ -114,10 +123,15 @@ def parse(uri: str) -> Target:
         if member:
             return Target("member", (unquote(name), unquote(member)))
         return Target("skill", (unquote(name),), keywords, wants_help)
-    path = unquote(raw).strip("/")
+    text = unquote(raw)
+    path = text.strip("/")
+    if text.startswith(COLLECTION_MARK):
+        if not path[1:]:
+            raise NotFoundError(f"{clip(uri)} names no collection; {help_address()} lists the collections of guide.yaml")
+        return Target("collection", (path[1:],))
     if not path:
         raise NotFoundError(f"{clip(uri)} names no document; {help_address()} lists commands, skills and documents")
-    return Target("document", (path,))
+    return Target("folder" if text.endswith("/") else "document", (path,))
 
 
 def format(target: Target) -> str:
@@ -129,6 +143,10 @@ def format(target: Target) -> str:
         return f"{PREFIX}{SKILL_MARK}{_segment(skill)}/{quote(member, safe='/')}"
     if target.kind == "document":
         return PREFIX + quote(target.path[0], safe="/")
+    if target.kind == "folder":
+        return PREFIX + quote(target.path[0], safe="/") + "/"
+    if target.kind == "collection":
+        return PREFIX + quote(COLLECTION_MARK + target.path[0], safe="")
     if target.skill_file:
         address = skill_file_address(target.path[0])
     else:
@@ -177,6 +195,16 @@ def member_address(skill: str, member: str) -> str:
 def document_address(path: str) -> str:
     """The address of a document, by its path without extension."""
     return format(Target("document", (path,)))
+
+
+def folder_address(path: str) -> str:
+    """The address of every document in a folder and below it (`guide://lang/`)."""
+    return format(Target("folder", (path.strip("/"),)))
+
+
+def collection_address(name: str) -> str:
+    """The address of a named collection of guide.yaml, as it survives normalisation (`guide://%40guidelines`)."""
+    return format(Target("collection", (name,)))
 
 
 def help_address(command: str | None = None) -> str:

@@ -46,6 +46,8 @@ MAX_OUTPUT = 1024 * 1024
 FIELD_ROOT = "kwargs."
 DEFAULTED_ROOT = "elicitation.defaulted_forms."
 OPENED_ROOT = "elicitation.opened."
+PHASE_ROOT = "workflow"
+"""The root of `workflow.phase` and `workflow.phases` in the template context."""
 REFERENCE_ROOTS = (FIELD_ROOT, DEFAULTED_ROOT, OPENED_ROOT)
 """The context names (C9) whose members a body reference may misname: fields and form ids."""
 WORK_COST = 8

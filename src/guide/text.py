@@ -26,9 +26,32 @@ def for_terminal(text: str) -> str:
     return text.translate(_TERMINAL)
 
 
+LOG_LENGTH = 200
+"""The most characters of a client's value a log line writes."""
+_LOG = {**_TERMINAL, 0x09: "\\t", 0x0A: "\\n"}
+"""What a log line escapes: what a terminal acts on, bidirectional overrides, and newlines and tabs too (a log record is one line)."""
+
+
+def for_log(text: str, length: int | None = LOG_LENGTH) -> str:
+    """Text as a log line writes it: on one line, every control character and bidirectional override escaped, its first `length` characters."""
+    if length is not None and len(text) > length:
+        text = text[:length] + "..."
+    return text.translate(_LOG)
+
+
 def clip(text: str, length: int = CLIP_LENGTH) -> str:
     """Text as a message quotes it: its first `length` characters ("..." marks a cut) on one line."""
     return one_line(text if len(text) <= length else text[:length] + "...")
+
+
+LISTED = 3
+"""The most names a message lists before it counts the rest."""
+
+
+def listed(names: list[str], shown: int = LISTED) -> str:
+    """Names as a message lists them: the first `shown`, each clipped to one short line, then how many more ("and 39,996 more")."""
+    text = ", ".join(clip(name) for name in names[:shown])
+    return text if len(names) <= shown else f"{text} and {len(names) - shown:,} more"
 
 
 def quoted(value: Any) -> str:

@@ -209,3 +209,11 @@ def test_render_takes_the_project_keyword_as_the_reads_project(capsys, tmp_path)
     status, out, err = _render(capsys, f"guide://_workflow/phase/check?project={tmp_path}/missing", "--project", tmp_path / "own")
     assert status == 1 and out == ""
     assert err.splitlines()[-1].endswith("is not a folder; accepted: project=<absolute path of a folder>, or --project DIR")
+
+
+def test_render_reports_every_invalid_keyword_at_once(capsys):
+    status, _, err = _render(capsys, "guide://_review?mode=x&depth=y&reference=a%20b")
+    assert status == 1
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("guide render: 3 invalid keywords: mode: x is not one of the choices; it accepts one of: uncommitted, branch, pull-request; ")
+    assert "reference: 'a b' does not match the pattern" in last and "depth: y is not one of the choices" in last

@@ -18,14 +18,14 @@ def write(root, rel, text):
     return path
 
 
-def docroot_of(root, files, project=None):
+def docroot_of(root, files):
     for rel, text in files.items():
         write(root, rel, text)
-    return Docroot(root, project=project or root)
+    return Docroot(root)
 
 
-def snapshot(root, files, project=None):
-    return docroot_of(root, files, project).build()
+def snapshot(root, files):
+    return docroot_of(root, files).build()
 
 
 def problems_of(snap):
@@ -200,40 +200,6 @@ def test_c5_source_on_a_skill_is_an_error(tmp_path):
 
 
 # C10 configuration
-
-
-def test_c10_guide_yaml_flags_phases_and_state_file(tmp_path):
-    project = tmp_path / "project"
-    write(project, "state/phase.yaml", "phase: planning\n")
-    config = "flags: {workflow: true, team: data}\nworkflow:\n  phases: [discussion, planning, review]\n  state-file: state/phase.yaml\n"
-    docroot = docroot_of(tmp_path / "root", {"guide.yaml": config}, project=project)
-    snap = docroot.build()
-    assert snap.config.flags == {"workflow": True, "team": "data"}
-    assert snap.config.phases == ("discussion", "planning", "review")
-    assert docroot.active_phase(docroot.build()) == "planning"
-    write(project, "state/phase.yaml", "phase: review\n")
-    assert docroot.active_phase(docroot.build()) == "review"
-
-
-def test_c10_defaults_without_guide_yaml(tmp_path):
-    project = tmp_path / "project"
-    write(project, ".guide.yaml", "phase: check\n")
-    docroot = docroot_of(tmp_path / "root", {"index.md": "d"}, project=project)
-    snap = docroot.build()
-    assert (snap.config.flags, snap.config.phases) == ({}, ())
-    assert docroot.active_phase(docroot.build()) is None  # no workflow enabled: the state file is not consulted
-
-
-def test_c10_default_state_file_is_read_when_phases_are_enabled(tmp_path):
-    project = tmp_path / "project"
-    write(project, ".guide.yaml", "phase: check\n")
-    docroot = docroot_of(tmp_path / "root", {"guide.yaml": "workflow: {phases: [plan, check]}\n"}, project=project)
-    assert docroot.active_phase(docroot.build()) == "check"
-
-
-def test_c10_no_state_file_means_no_active_phase(tmp_path):
-    docroot = docroot_of(tmp_path, {"guide.yaml": "workflow: {phases: [a]}\n"})
-    assert docroot.active_phase(docroot.build()) is None
 
 
 @pytest.mark.parametrize(

@@ -40,8 +40,10 @@ MISTAKES = {
     "_commands/fine.md": command('{type: array, items: {type: string, source: "files:docs/**/*.md"}}'),
     "_skills/triage/SKILL.md": (
         "---\nname: triage\ndescription: d\nelicitation:\n  f:\n    message: M.\n    schema:\n      type: object\n      properties:\n"
-        "        branch: {type: string, source: git-branches}\n        env: {type: string, source: \"list:envs\"}\n---\nTriage.\n"
+        "        branch: {type: string, source: git-branches}\n        env: {type: string, source: \"list:envs\"}\n"
+        "includes: [where]\n---\nTriage.\n"
     ),
+    "_partials/where.md": "---\nelicitation:\n  w:\n    message: M.\n    schema:\n      type: object\n      properties:\n        region: {type: string, source: \"list:regions\"}\n---\n",
 }
 
 
@@ -85,9 +87,13 @@ def test_c5_each_source_mistake_is_reported_on_its_line(report, path, says):
     assert more == [] or path == "array-top"  # that field's items also lack choices: a second, true report
 
 
-def test_c5_a_skill_may_use_a_list_but_not_a_source_that_reads_the_project(report):
-    [(line, message)] = errors_of(report, "_skills/triage/SKILL.md")
-    assert line == 10 and "`source: git-branches` is for commands only: it reads the project" in message and "may use `list:<name>`" in message
+def test_c5_a_skill_takes_no_source_and_is_told_the_choices_to_write_instead(report):
+    # The seed: a skill's client receives its schema unchanged; skills do no command specialisation (issue 34).
+    [(line, branch), (env_line, env)] = errors_of(report, "_skills/triage/SKILL.md")
+    assert line == 10 and "`source: git-branches` is for commands only" in branch and "write the choices as an `enum` (or a titled `oneOf`)" in branch
+    assert env_line == 11 and "`source: list:envs` is for commands only" in env and "write the choices as an `enum: [staging, production]`" in env
+    [(_, region)] = errors_of(report, "_partials/where.md")  # a partial the skill includes is the skill's too
+    assert "write the choices as a titled `oneOf: [{const: eu, title: Europe}]`" in region
 
 
 def test_c5_broken_lists_in_guide_yaml_are_reported_on_their_line(report):

@@ -126,3 +126,14 @@ def test_c5_url_body_references_to_opened_forms_are_checked(tmp_path, capsys):
                                   "{{#elicitation.opened.signin}}in{{/elicitation.opened.signin}}{{elicitation.opened.signn}}\n"})
     assert main(["check", str(root)]) == 1
     assert "`elicitation.opened.signn` names no form; did you mean `signin`?" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("broken", ["{type: string, enum: [staging, production], default: qa}", '{type: string, source: "list:nope"}'],
+                         ids=["bad-default", "unknown-list"])
+def test_c5_url_a_link_naming_a_field_of_a_broken_form_reports_only_that_forms_error(tmp_path, capsys, broken):
+    # The form with the error is dropped; its field is still declared, so the link's reference to it is not a second error.
+    head = HEAD.replace("env: {type: string, enum: [staging, production]}", f"env: {broken}")
+    root = write_files(tmp_path, {"guide.yaml": HOSTS, "_commands/deploy.md": head + '    url: "https://accounts.example.com/{{kwargs.env}}"\n---\nD.\n'})
+    assert main(["check", str(root), "--format", "json"]) == 1
+    [error] = json.loads(capsys.readouterr().out)["errors"]
+    assert (error["line"], error["form"], error["field"]) == (8, "target", "env") and "url" not in error["message"]

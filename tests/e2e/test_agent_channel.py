@@ -21,6 +21,10 @@ def asked(data: dict) -> list[tuple[str, dict | None, list[str]]]:
     return [(question["form"], question["when"], [field["keyword"] for field in question["fields"]]) for question in data["questions"]]
 
 
+def defaulted(data: dict) -> list[tuple[str, list[str]]]:
+    return [(question["form"], [field["keyword"] for field in question["defaults"]]) for question in data["questions"] if question["defaults"]]
+
+
 async def test_c7_12_one_failed_read_lists_every_question_and_the_filled_address_renders(starter, connect, mode):
     async with connect(starter) as client:
         error = await read_error(client, "guide://_change")
@@ -28,11 +32,12 @@ async def test_c7_12_one_failed_read_lists_every_question_and_the_filled_address
         bug = await read(client, retry.replace(KIND, "bug") + "&issue=42")
         feature = await read(client, retry.replace(KIND, "feature"))
     text = error.error.message
-    assert asked(error.error.data) == [("kind", None, ["kind"]), ("issue", {"kind": ["bug"]}, ["issue"]), ("checks", None, ["test_command"])]
+    assert asked(error.error.data) == [("kind", None, ["kind"]), ("issue", {"kind": ["bug"]}, ["issue"]), ("checks", None, [])]
+    assert defaulted(error.error.data) == [("checks", ["test_command"])]  # a default is shown apart, never asked as a question
     assert "Do not guess these values" in text
     assert "1. What kind of change is this?\n   - `kind` (string, required; one of: bug (Fix a bug), feature (Add a feature)): Kind of change" in text
     assert "2. Only if kind is bug: Which issue does the fix close?\n   - `issue` (integer, required; at least 1): Issue number" in text
-    assert "default make test" in text
+    assert "these defaults are used:\n   - `test_command` = make test" in text
     assert f"    guide://_change?kind={KIND}\n" in text and "If kind is bug, also add issue=<integer>." in text
     assert retry == f"guide://_change?kind={KIND}"
     assert bug.startswith("# Fix issue #42") and "run `make test`" in bug

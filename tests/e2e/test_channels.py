@@ -175,6 +175,43 @@ async def test_c7_12_an_invalid_app_answer_is_asked_again_with_the_reason_a_nati
     assert done.structured_content["text"] == "REVIEW mode=uncommitted reference= extra=\n"
 
 
+REGION = """---
+elicitation:
+  region:
+    message: Where should it run?
+    schema:
+      type: object
+      properties:
+        region: {type: string, title: Region, oneOf: [{const: eu, title: Europe}, {const: us, title: United States}]}
+      required: [region]
+---
+REGION {{kwargs.region}}
+"""
+
+
+async def test_c7_12_an_app_answer_outside_the_choices_is_refused_in_the_titles_the_person_saw(empty_docroot, client, mode):
+    empty_docroot.write("_commands/region.md", REGION)
+    server = create_server(empty_docroot.root, project=empty_docroot.project, watch=False)
+    async with client(server, extension=apps()) as connected:
+        shown = await open_form(connected, "guide://_region")
+        again = (await submit(connected, shown, {"region": accept(region="asia")})).structured_content
+        done = await submit(connected, again, {"region": accept(region="eu")})
+    reason = again["forms"][0]["message"].partition("The previous answer was not accepted: ")[2]
+    assert reason == "field region: asia is not one of the choices; it accepts one of: eu (Europe), us (United States)."
+    assert done.structured_content["text"] == "REGION eu\n"
+
+
+async def test_c7_12_the_app_form_words_each_fields_bounds_as_every_channel_does(server, client):
+    async with client(server, extension=apps()) as connected:
+        shown = await open_form(connected, "guide://_schema")
+        failed = await read_error(connected, "guide://_schema?name=A")
+    hints = shown["forms"][0]["hints"]
+    assert hints["name"] == "Accepts a string of at least 1 characters of at most 20 characters matching [a-z]+."
+    assert hints["count"] == "Accepts an integer at least 1 at most 9."
+    assert "color" not in hints  # choices without bounds: the page shows them, titled
+    assert "it accepts a string of at least 1 characters of at most 20 characters matching [a-z]+" in failed.error.message  # the same words
+
+
 async def test_c7_12_an_app_submission_with_another_entrypoints_state_is_refused(server, client):
     async with client(server, extension=apps()) as connected:
         typed = await open_form(connected, "guide://_typed")
@@ -210,14 +247,15 @@ async def test_c7_12_an_app_answer_for_a_form_that_was_not_asked_is_refused(serv
     assert refused.is_error and "answers for forms that were not requested: reference" in refused.content[0].text
 
 
-async def first_form_request(server, mode, settings) -> tuple[dict, dict]:
-    """The `_meta` and schema of the first form request a client declaring forms (and `settings` for Apps) receives, as sent."""
+async def first_form_request(server, mode, settings) -> tuple[dict, dict, dict]:
+    """The `_meta` and schema of the first form request a client declaring forms (and `settings` for Apps) receives, as sent, and the
+    `_meta` of the `input_required` result that carried it (2026-07-28; empty on legacy)."""
     extensions = [apps(settings)] if settings is not None else None
     if mode == "2026-07-28":
         async with Client(server, mode=mode, elicitation_handler=lambda *a: None, extensions=extensions) as connected:
             result = await connected.session.read_resource("guide://_review", allow_input_required=True)
         params = result.input_requests["target"].params
-        return dict(params.meta or {}), params.requested_schema
+        return dict(params.meta or {}), params.requested_schema, dict(result.meta or {})
     seen = []
 
     async def handler(message, response_type, params, context):
@@ -226,28 +264,28 @@ async def first_form_request(server, mode, settings) -> tuple[dict, dict]:
 
     async with Client(server, mode=mode, elicitation_handler=handler, extensions=extensions) as connected:
         assert await read(connected, "guide://_review") == "REVIEW mode=uncommitted reference= extra=\n"
-    return seen[0]
+    return (*seen[0], {})
 
 
 @pytest.mark.parametrize(("settings", "hinted"), [(APP_ELICITATION, True), (APPS, False), (None, False)], ids=["app-elicitation", "apps", "no-apps"])
 async def test_c7_12_app_rendered_elicitation_names_the_app_page_on_native_form_requests(server, mode, settings, hinted):
     # The draft app-rendered elicitation (SEP-3118): only a client that declares it gets the hint; the form itself is unchanged.
-    meta, schema = await first_form_request(server, mode, settings)
+    meta, schema, carried = await first_form_request(server, mode, settings)
+    assert schema == {"type": "object", "properties": {"mode": {"type": "string", "enum": ["uncommitted", "branch", "pull-request"]}}, "required": ["mode"]}
     if mode == "2026-07-28":
-        # The SDK's 2026-07-28 wire schema of a form request inside `input_required` has no `_meta`: it is
-        # dropped on the way out (guide/form as well). Guide's own request carries the hint (the next test);
-        # this assert fails, and docs/architecture.md must change, once the SDK keeps it.
+        # The 2026-07-28 schema of a request inside `input_required` has no `_meta`: the SDK drops it on the way out (guide/form as
+        # well), so the page is named in the result's own `_meta` (docs/clients.md). This first assert fails once the SDK keeps it.
         assert meta == {}
+        assert carried.get("ui") == ({"resourceUri": PAGE_URI} if hinted else None)
         return
     assert meta.get("guide/form") == "target"
-    assert schema == {"type": "object", "properties": {"mode": {"type": "string", "enum": ["uncommitted", "branch", "pull-request"]}}, "required": ["mode"]}
     assert meta.get("ui") == ({"resourceUri": PAGE_URI} if hinted else None)
 
 
 async def test_c7_12_no_hint_when_the_app_channel_is_off(docroot, mode):
     server = create_server(docroot.root, project=docroot.project, watch=False, app_forms=0)
-    meta, _ = await first_form_request(server, mode, APP_ELICITATION)
-    assert "ui" not in meta
+    meta, _, carried = await first_form_request(server, mode, APP_ELICITATION)
+    assert "ui" not in meta and "ui" not in carried
 
 
 async def test_c7_12_the_2026_era_builds_its_form_requests_with_the_hint():

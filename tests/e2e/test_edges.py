@@ -109,7 +109,7 @@ async def test_a_request_hitting_an_authoring_error_logs_one_line(empty_docroot,
     async with connect(server) as client:
         caplog.clear()
         await read_error(client, "guide://_broken")
-    failed = [record for record in caplog.records if record.levelno >= logging.INFO and "broken" in record.getMessage()]
+    failed = [record for record in caplog.records if record.name == "guide" and record.levelno >= logging.INFO and "broken" in record.getMessage()]
     assert len(failed) == 1 and failed[0].exc_info is None and "\n" not in failed[0].getMessage()
     assert "a form needs a non-empty string `message`" in failed[0].getMessage()
 

@@ -70,7 +70,7 @@ async def test_c3_a_skill_file_a_client_cannot_settle_says_what_it_needs(empty_d
     assert body.startswith("# needy: values needed\n")
     assert "- `version` (string, required; matching [0-9]+[.][0-9]+)" in body
     assert "guide://$needy?version=<string>\n" in body  # channel has a default, so it is not needed
-    assert "Do not guess" in body and "   - `channel` (string, required; one of: stable, beta; default stable)" in body  # the agent channel's questions
+    assert "Do not guess" in body and "   - `channel` = stable (string; one of: stable, beta)" in body  # the agent channel's questions: a default apart
     assert "guide://$needy?channel=beta&version=<string>\n" in split(given)[1]  # what was given is kept
     assert "supply the keywords: version (string, required; matching [0-9]+[.][0-9]+)" in entrypoint.error.message
     assert retried.strip() == "NEEDY version=2.1 channel=stable note=none"

@@ -236,7 +236,7 @@ async def test_a_git_that_never_answers_fails_within_the_time_limit_and_holds_no
     limit = 1.0
     pid_file = tmp_path / "git.pid"
     monkeypatch.setenv("PATH", path_with(hanging_git(tmp_path / "bin", pid_file)))
-    monkeypatch.setattr("guide.docroot.sources.TIME_LIMIT", limit)
+    monkeypatch.setattr("guide.project.sources.TIME_LIMIT", limit)
     async with connect(create_server(sourced.root, project=sourced.project, watch=False), Elicitor()) as client:
         _, quiet = await _probed(lambda: asyncio.sleep(0.5))  # the probe's own lag on this machine now
         began = time.monotonic()
@@ -267,7 +267,7 @@ def _running_in_group(group: int) -> list[int]:
 async def test_reads_of_live_sources_start_a_bounded_number_of_git_processes_at_once(sourced, connect, monkeypatch, tmp_path):
     limit, at_once, reads = 0.5, 2, 6
     monkeypatch.setenv("PATH", path_with(hanging_git(tmp_path / "bin", tmp_path / "git.pid")))
-    monkeypatch.setattr("guide.docroot.sources.TIME_LIMIT", limit)
+    monkeypatch.setattr("guide.project.sources.TIME_LIMIT", limit)
     monkeypatch.setattr("guide.server.work.SOURCE_READS", at_once)
     async with connect(create_server(sourced.root, project=sourced.project, watch=False), Elicitor()) as client:
         began = time.monotonic()
@@ -278,7 +278,8 @@ async def test_reads_of_live_sources_start_a_bounded_number_of_git_processes_at_
     assert took >= (reads / at_once) * limit * 0.95
 
 
-async def test_a_skill_takes_its_choices_from_a_list(sourced, connect):
+async def test_a_skill_with_a_source_is_unusable_and_says_which_choices_to_write(sourced, connect):
+    # The seed: a skill's client receives the schema unchanged (skills do no command specialisation, issue 34).
     sourced.write(
         "_skills/triage/SKILL.md",
         """\
@@ -297,13 +298,11 @@ async def test_a_skill_takes_its_choices_from_a_list(sourced, connect):
         TRIAGE {{kwargs.env}}
         """,
     )
-    elicitor = Elicitor().answer(env={"env": "production"})
-    async with connect(create_server(sourced.root, project=sourced.project, watch=False), elicitor) as client:
-        asked = await read(client, "guide://$triage")
-        named = await read_error(client, "guide://$triage?env=qa")
-    assert asked.strip() == "TRIAGE production"
-    assert elicitor.calls[0].schema["properties"]["env"] == {"type": "string", "enum": ["staging", "production"]}
-    assert "invalid keyword env: qa is not one of the choices; it accepts one of: staging, production" in named.error.message
+    async with connect(create_server(sourced.root, project=sourced.project, watch=False), Elicitor()) as client:
+        refused = await read_error(client, "guide://$triage")
+    message = refused.error.message
+    assert "`source: list:envs` is for commands only: a skill's client receives its schema unchanged" in message
+    assert "write the choices as an `enum: [staging, production]`" in message
 
 
 async def test_one_server_offers_the_branches_and_files_of_the_project_each_read_names(sourced, connect, tmp_path):

@@ -240,6 +240,16 @@ async def test_c5_url_the_agent_gets_the_link_among_its_questions(server, mode):
     assert key.contents[0].text == "kind=feature issue= open https://accounts.example.com/keys/new first\n"
 
 
+async def test_c5_url_a_step_with_a_fallback_is_never_promised_to_the_agent(server, mode):
+    # A client without links renders without the step (fallback: render): its questions must not promise the link (issue 34).
+    async with sdk_session(server, mode) as session:
+        with pytest.raises(MCPError) as asked:
+            await session.read_resource("guide://_key", allow_input_required=True)
+    message, questions = asked.value.error.message, asked.value.error.data["questions"]
+    assert [question["form"] for question in questions] == ["kind", "issue"] and all("url" not in question for question in questions)
+    assert "link" not in message and "keys/new" not in message
+
+
 async def test_c5_url_a_link_to_a_host_not_listed_is_refused_when_rendered(server, mode):
     callback = Callback(host={"host": "evil.test/x?"})
     async with sdk_session(server, mode, callback) as session:

@@ -170,8 +170,13 @@ def test_c5_invalid_pattern(pattern):
 
 
 def test_c5_required_naming_an_undeclared_property():
-    issue = only_issue(issues_of({"f": form({"x": {"type": "string"}}, required=["x", "y"])}), form="f", field="y", says="'y'")
-    assert "does not declare" in issue.message
+    issue = only_issue(issues_of({"f": form({"x": {"type": "string"}}, required=["x", "other"])}), form="f", field="other", says="'other'")
+    assert "does not declare" in issue.message and "did you mean" not in issue.message
+
+
+def test_c5_required_naming_a_misspelt_property_says_which_it_resembles():
+    issue = only_issue(issues_of({"f": form({"region": {"type": "string"}}, required=["regoin"])}), form="f", field="regoin", says="'regoin'")
+    assert issue.message == "`required` names 'regoin', which this form does not declare; did you mean 'region'?"
 
 
 def test_c5_field_name_starting_with_underscore():

@@ -28,7 +28,7 @@ def test_c7_6_missing_lists_each_needed_field_and_a_retry_with_the_given_keyword
         "address": "guide://_c",
         "fields": [second],
         "retry": "guide://_c?first=a&other=x%20y&second=<integer>",
-        "questions": [{"form": "words", "message": "Answer this.", "when": None, "fields": [{**second, "titles": None}]}],
+        "questions": [{"form": "words", "message": "Answer this.", "when": None, "fields": [{**second, "titles": None}], "defaults": []}],
     }
     assert outcome.message.endswith("; for example guide://_c?first=a&other=x%20y&second=<integer>")
     assert isinstance(outcome.error, MissingInputError) and outcome.error.data == outcome.data()

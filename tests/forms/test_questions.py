@@ -54,7 +54,8 @@ def test_c7_12_every_question_a_when_could_open_is_listed_with_its_condition_in_
 def test_c7_12_an_answered_condition_opens_its_follow_ups_without_a_condition():
     outcome = failed({"kind": "bug"})
     assert [(question.form, question.condition()) for question in outcome.questions] == [("issue", ""), ("severity", ""), ("pager", "level is high"), ("checks", "")]
-    assert "   - `level` (string, required; one of: low, high; default low)" in str(outcome.error)
+    assert "   Unless the person chooses otherwise, these defaults are used:\n   - `level` = low (string; one of: low, high)" in str(outcome.error)
+    assert [need.keyword for need in outcome.questions[1].fields] == [] and [need.keyword for need in outcome.questions[1].defaults] == ["level"]
     assert outcome.retry == "guide://_change?kind=bug&issue=<integer>"
 
 

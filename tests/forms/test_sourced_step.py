@@ -69,7 +69,7 @@ def test_c5_without_a_client_the_failure_names_the_choices_read():
 
 
 def test_c5_a_list_is_declared_choices_delivered_plain_or_titled():
-    forms = declared(RELEASE, lists=LISTS)
+    forms = declared(RELEASE, allow_source=True, lists=LISTS)
     schema = delivered_schema(forms.forms[0], None)
     assert schema["properties"] == {
         "env": {"type": "string", "enum": ["staging", "production"], "default": "staging"},
@@ -83,6 +83,6 @@ def test_c5_a_list_is_declared_choices_delivered_plain_or_titled():
 
 
 def test_c5_a_list_named_like_the_active_phase_keeps_every_value():
-    forms = declared(RELEASE, lists=LISTS)
+    forms = declared(RELEASE, allow_source=True, lists=LISTS)
     schema = delivered_schema(forms.forms[0], "staging")  # only workflow-phases leaves out the active phase
     assert schema["properties"]["env"]["enum"] == ["staging", "production"]

@@ -363,3 +363,12 @@ def test_c7_10_an_answer_with_a_field_the_form_does_not_ask_for_is_asked_again()
     assert isinstance(outcome, Ask)
     assert [question.form for question in outcome.questions] == ["target", "reference"]  # nothing was taken from it
     assert "field reference is not in form target (it asks for mode)" in outcome.questions[0].message
+
+
+def test_answers_for_many_unrequested_forms_fail_in_one_short_line():
+    """Issue 33 finding 5: 40,000 made-up form ids, one of them long with a newline, give one line naming three and counting the rest."""
+    req = request(REVIEW)
+    given = {f"f{n:05}": Answer("accept", {}) for n in range(39_999)} | {"\x00" + "x" * 100 + "\nINFO forged": Answer("accept", {})}
+    outcome = step(req, step(req).progress, given)
+    assert isinstance(outcome, Fail)
+    assert outcome.message == "answers for forms that were not requested: \\x00xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..., f00000, f00001 and 39,997 more"

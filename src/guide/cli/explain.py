@@ -11,7 +11,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from guide.forms.declare import Form
-from guide.forms.step import Fail, Outcome, Render, Request, read_keywords, when_status
+from guide.forms.described import when_status
+from guide.forms.step import Fail, Outcome, Render, Request, read_keywords
 from guide.text import show
 
 STATUSES = (

@@ -12,8 +12,9 @@ from rich.markup import escape as escape_markup
 
 from guide.cli.inputs import Reply
 from guide.errors import GuideError
+from guide.forms.described import describe
 from guide.forms.fields import Field, choice_options, declare_field
-from guide.forms.values import Invalid, accepted, normalise_answer, normalise_text, problems
+from guide.forms.values import Invalid, normalise_answer, normalise_text, problems
 from guide.text import for_terminal, show
 
 ACTIONS = {"a": "accept", "accept": "accept", "d": "decline", "decline": "decline", "c": "cancel", "cancel": "cancel"}
@@ -37,7 +38,7 @@ class TerminalForm:
             required = set(schema.get("required", ()))
             values = {}
             for name, field_schema in schema.get("properties", {}).items():
-                value = self._field(name, field_schema, name in required)
+                value = self._field(form, name, field_schema, name in required)
                 if value is not None:
                     values[name] = value
             return values
@@ -63,7 +64,7 @@ class TerminalForm:
                 return ACTIONS[typed]
             self.console.print("[red]Type a, d or c.[/]")
 
-    def _field(self, name: str, schema: dict[str, Any], required: bool) -> Any:
+    def _field(self, form: str, name: str, schema: dict[str, Any], required: bool) -> Any:
         field, issues = declare_field(name, schema, allow_source=False, phases=())
         label = schema.get("title") or name
         self.console.print(f"\n[bold]{escape(label)}[/]{' [red]*[/]' if required else ''}")
@@ -76,8 +77,9 @@ class TerminalForm:
             typed = self._input(self._prompt(field, schema, choices)).strip()
             try:
                 return self._read(field, schema, typed, choices, required)
-            except _Refused as error:
-                self.console.print(f"[red]{escape(str(error))}; it accepts {escape(accepted(field))}[/]")
+            except _Refused as error:  # only a declared field refuses a value
+                accepts = describe(field, form, required, field.choices).accepted(titled=True) if field is not None else ""
+                self.console.print(f"[red]{escape(str(error))}; {escape(accepts)}[/]")
             except Invalid as error:
                 self.console.print(f"[red]{escape(str(error))}[/]")
 

@@ -23,11 +23,14 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import Any, TypeVar
 
 from guide.address import EntrypointKind
-from guide.docroot import entrypoints
+from guide.docroot import entrypoints, icons
 from guide.docroot.config import Config
+from guide.docroot.display import KEYS as DISPLAY_KEYS
+from guide.docroot.display import NOTHING, Display, read
 from guide.docroot.entrypoints import Entrypoint, Findings
 from guide.docroot.filework import Files, same_fronts
 from guide.docroot.frontmatter import Front, Parsed, listed
+from guide.docroot.icons import Icon
 from guide.docroot.layout import Layout
 from guide.docroot.memo import UNBUILT, Memos, Once, Unbuilt
 from guide.docroot.partials import Expansion, Indentation, PartialGraph
@@ -43,6 +46,7 @@ NAMES, EVERY = Once[list[str]]("the names that apply, by kind"), Once[list[Entry
 DESCRIPTIONS: Once[list[tuple[str, str]]] = Once("the name and description of each entrypoint that applies, by kind")
 ALIASES, DOCUMENTS = Once[dict[str, str]]("each alias's command"), Once[dict[str, str]]("the file of each document that applies")
 ALIAS_DEPTH, NAME_DEPTH = Once[int]("the most segments of an alias"), Once[int]("the most segments of a command name")
+ICONS: Once[Icon | str] = Once("each icon named by frontmatter, or why it cannot be one, by the value written")
 
 
 class Built:
@@ -182,6 +186,18 @@ class Built:
         """The file of every document that applies, by its path without extension, sorted (from frontmatter alone)."""
         layout = self.snapshot.layout
         return self.value(DOCUMENTS, lambda: {path: rel for path, rel in sorted(layout.documents.items()) if self._document_applies(rel)})
+
+    def display(self, rel: str) -> Display:
+        """What a file shows in lists: `title`, `icon`, `audience` (mostly nothing)."""
+        marks = self.files.summary(rel).marks if rel in self.snapshot.sources else ()
+        if not marks or not any(mark.startswith(DISPLAY_KEYS) for mark in marks):
+            return NOTHING  # from its listing summary: no frontmatter is read for a file without them
+        front = self.front(rel)
+        return read(front.meta) if isinstance(front, Front) else NOTHING
+
+    def icon(self, value: str) -> Icon | str:
+        """The icon an `icon:` value names (read once), or why not."""
+        return self.value(ICONS, lambda: icons.load(self.snapshot.root, value), value)
 
     def document_description(self, rel: str) -> str:
         """A document's `description` from its frontmatter: empty without one (and for `.txt`, `.json` or YAML, C2)."""

@@ -1,4 +1,4 @@
-"""`guide.yaml`: flags and workflow settings (C10), and the active workflow phase."""
+"""`guide.yaml`: flags and workflow settings (C10), lists, URL hosts, collections and instructions, and the active workflow phase."""
 
 import os
 import re
@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from guide.docroot import files
-from guide.docroot.frontmatter import FrontmatterError, load_mapping, locate
+from guide.docroot.entries import Entry, read_collections, read_instructions
+from guide.docroot.frontmatter import FrontmatterError, composed, line_in, load_mapping, locate
 from guide.errors import Problem
 from guide.forms.url_step import host_entry_problem
 from guide.forms.values import same_value
@@ -16,7 +17,7 @@ from guide.spelling import near_miss
 
 CONFIG_NAME = "guide.yaml"
 DEFAULT_STATE_FILE = ".guide.yaml"
-KEYS = ("flags", "workflow", "lists", "url-hosts")
+KEYS = ("flags", "workflow", "lists", "url-hosts", "collections", "instructions")
 MAX_LIST = 100
 """The most values a `lists:` entry holds: the most a form or a completion offers."""
 _LIST_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
@@ -35,6 +36,10 @@ class Config:
     """Each list under `lists:` as (value, title) pairs in order; a plain value has no title (`source: list:<name>`, C5)."""
     url_hosts: tuple[str, ...] = ()
     """The hosts a URL step's link may go to (`url-hosts:`): names, IP addresses or `*.domain`."""
+    collections: Mapping[str, tuple[Entry, ...]] = field(default_factory=dict)
+    """Each named collection of documents (`collections:`), its entries in order: read at `guide://@name` in one read."""
+    instructions: tuple[Entry, ...] = ()
+    """The documents every session is given as it connects (`instructions:`), in order."""
 
     def allows(self, meta: Mapping[str, Any]) -> bool:
         """Whether every `requires-<flag>` of a file's frontmatter holds (C4)."""
@@ -70,19 +75,35 @@ def read_config(docroot: Path, max_file_size: int = files.MAX_FILE_SIZE) -> tupl
         return Config(), [Problem(path=CONFIG_NAME, line=error.line, message=message)]
     problems = []
 
-    def problem(keys: tuple[str, ...], message: str) -> None:
+    def problem(keys: tuple[Any, ...], message: str) -> None:
         problems.append(Problem(path=CONFIG_NAME, line=locate(text, keys, 1), message=message))
 
-    unknown = set(data) - set(KEYS)
-    for key in sorted(map(str, unknown)):
-        resembled = near_miss(key, KEYS)
-        advice = f"did you mean `{resembled}`? (accepted: {', '.join(KEYS)})" if resembled else f"accepted: {', '.join(KEYS)}"
-        problem((key,), f"unknown key `{key}`; {advice}")
+    _unknown_keys(data, problem)
     flags = data.get("flags") or {}
     if not isinstance(flags, Mapping):
         problem(("flags",), "`flags` must be a mapping of flag name to value")
         flags = {}
-    workflow = data.get("workflow") or {}
+    tree = composed(text) if "collections" in data or "instructions" in data else None  # the lines of their entries, from one parse
+
+    def lines(keys: tuple[Any, ...]) -> int:
+        return line_in(tree, keys, 1)
+
+    config = Config(dict(flags), *_workflow(data.get("workflow"), problem), read_lists(data.get("lists"), problem),
+                    _url_hosts(data.get("url-hosts"), problem), read_collections(data.get("collections"), problem, lines),
+                    read_instructions(data.get("instructions"), problem, lines))
+    return config, problems
+
+
+def _unknown_keys(data: Mapping[Any, Any], problem: Callable[[tuple[Any, ...], str], None]) -> None:
+    for key in sorted(map(str, set(data) - set(KEYS))):
+        resembled = near_miss(key, KEYS)
+        advice = f"did you mean `{resembled}`? (accepted: {', '.join(KEYS)})" if resembled else f"accepted: {', '.join(KEYS)}"
+        problem((key,), f"unknown key `{key}`; {advice}")
+
+
+def _workflow(workflow: Any, problem: Callable[[tuple[Any, ...], str], None]) -> tuple[tuple[str, ...], str]:
+    """The enabled phases in order and the state file of `workflow:` (each broken part told, and its default used)."""
+    workflow = workflow or {}
     if not isinstance(workflow, Mapping):
         problem(("workflow",), "`workflow` must be a mapping with `phases` and `state-file`")
         workflow = {}
@@ -94,7 +115,7 @@ def read_config(docroot: Path, max_file_size: int = files.MAX_FILE_SIZE) -> tupl
     if not isinstance(state_file, str) or not state_file:
         problem(("workflow", "state-file"), "`workflow.state-file` must be a file path")
         state_file = DEFAULT_STATE_FILE
-    return Config(dict(flags), tuple(phases), state_file, read_lists(data.get("lists"), problem), _url_hosts(data.get("url-hosts"), problem)), problems
+    return tuple(phases), state_file
 
 
 def read_lists(data: Any, problem: Callable[[tuple[str, ...], str], None]) -> dict[str, tuple[tuple[str, str | None], ...]]:

@@ -1,7 +1,7 @@
 """A document's frontmatter (C2): read, never served, and checked like an entrypoint's keys.
 
 Only `.md` and `.mustache` documents have frontmatter. Its `description` is the
-listed description and its `requires-<flag>` keys decide whether the document
+listed description (with `title`, `icon` and `audience`: `guide.docroot.display`) and its `requires-<flag>` keys decide whether the document
 exists (`guide.docroot.built.Built.document`); any other key is a note, unless
 it is a near miss of one of these (an error naming it). `elicitation` is never
 asked on a document: a note says so. A document with an error (frontmatter that
@@ -10,6 +10,7 @@ is not YAML, a near-miss key, a `description` that is not text) is reported by
 """
 
 from guide.docroot.built import Built
+from guide.docroot.display import icon_issues
 from guide.docroot.frontmatter import FrontmatterError, Parsed, locate
 from guide.docroot.keys import key_issues
 from guide.docroot.memo import Once
@@ -35,6 +36,7 @@ def _check(built: Built, rel: str) -> tuple[tuple[Problem, ...], tuple[Problem, 
     if not front.meta:
         return (), ()  # the common case: no frontmatter, and nothing is read to say so
     errors, notes = key_issues("document", rel, front.meta, built.config, built.config_ok)
+    errors += icon_issues(rel, front.meta, built.icon)
     if "elicitation" in front.meta:
         notes.append(Issue(origin=rel, keys=("elicitation",), message=NEVER_ASKED))
     return tuple(_located(built, issue) for issue in errors), tuple(_located(built, issue) for issue in notes)

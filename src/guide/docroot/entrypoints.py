@@ -15,6 +15,7 @@ from guide import address
 from guide.address import EntrypointKind
 from guide.docroot import references
 from guide.docroot.config import Config
+from guide.docroot.display import icon_issues
 from guide.docroot.facts import Facts
 from guide.docroot.frontmatter import Front, FrontmatterError, Parsed, listed, locate
 from guide.docroot.keys import key_issues
@@ -36,6 +37,8 @@ class Entrypoint:
     forms: FormSet
     uri: str
     """Its address: `guide://_name` for a command, `guide://$name` for a skill."""
+    arg_fields: tuple[str, ...] = ()
+    """The fields its positional args fill, in order (`args`; read once, as every read of it asks)."""
 
     @property
     def description(self) -> str:
@@ -87,7 +90,7 @@ def build(kind: EntrypointKind, name: str, path: str, files: Facts) -> tuple[Ent
     form_set, combine_issues = combine(forms, names)
     issues += combine_issues
     findings = Findings(tuple(issues), tuple(problems), tuple(sorted(names)), includes, tuple(origins))
-    return Entrypoint(kind, name, path, meta, form_set, uri), findings
+    return Entrypoint(kind, name, path, meta, form_set, uri, listed(meta, "args")), findings
 
 
 def check(entrypoint: Entrypoint, findings: Findings, files: Facts) -> tuple[tuple[Problem, ...], tuple[Problem, ...]]:
@@ -99,7 +102,8 @@ def check(entrypoint: Entrypoint, findings: Findings, files: Facts) -> tuple[tup
     if kind == "skill" and "name" in meta and meta["name"] != entrypoint.name:
         found.append(Issue(origin=path, keys=("name",), message=f"skill `name` {meta['name']!r} must equal its folder name {entrypoint.name!r}"))
     found += findings.issues
-    found += link_issues(entrypoint.forms, files.config.url_hosts)
+    found += icon_issues(path, meta, files.icon)
+    found += link_issues(entrypoint.forms, files.config.url_hosts, findings.names)
     for arg in listed(meta, "args"):
         if arg not in findings.names:  # a field of a form with its own error is not reported missing again
             found.append(Issue(origin=path, keys=("args",), field=arg, message=f"`args` names {arg!r}, which no form declares"))

@@ -9,6 +9,7 @@ from typing import Protocol
 
 from guide.docroot.config import Config
 from guide.docroot.frontmatter import Front, FrontmatterError, Parsed
+from guide.docroot.icons import Icon
 from guide.errors import Issue
 from guide.forms.declare import Form
 from guide.render import TemplateFacts
@@ -39,3 +40,5 @@ class Facts(Protocol):
     def partial_loop(self, names: Iterable[str]) -> list[str] | None: ...
 
     def partials_reached(self, names: Iterable[str]) -> list[str]: ...
+
+    def icon(self, value: str) -> Icon | str: ...

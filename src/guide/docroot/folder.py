@@ -1,4 +1,4 @@
-"""The docroot folder as served: the build of its current snapshot, made anew after files change, and the project's phase (C2, C10).
+"""The docroot folder as served: the build of its current snapshot, made anew after files change (C2).
 
 The docroot is the real folder at the real path the server was started with.
 When no real folder is there (it was moved away, deleted, or replaced by a
@@ -18,16 +18,13 @@ import stat
 import threading
 import time
 from collections.abc import Callable, Iterable
-from functools import partial
 from pathlib import Path
 
 from guide.docroot import files
 from guide.docroot.built import Built
-from guide.docroot.config import Config, read_config, state_path
+from guide.docroot.config import read_config
 from guide.docroot.files import MAX_FILE_SIZE
 from guide.docroot.layout import scan
-from guide.docroot.memo import Unbuilt
-from guide.docroot.phase import PhaseFile, PhaseFiles
 from guide.docroot.snapshot import Snapshot, Source
 from guide.docroot.store.disk import Store
 from guide.docroot.store.parses import StoredParses
@@ -58,14 +55,12 @@ class Docroot:
     answer of a large docroot scans the folder and reads the few files it needs.
     """
 
-    def __init__(self, root: Path, project: Path | None = None, *, max_file_size: int = MAX_FILE_SIZE, store: Store | None = None):
+    def __init__(self, root: Path, *, max_file_size: int = MAX_FILE_SIZE, store: Store | None = None):
         self.path = Path(os.path.abspath(root))
         """The docroot's path as given (made absolute): when it names the folder through a link, the link is followed each time."""
         self.root = self.path.resolve()
         """The real folder served now (another after a release link is switched)."""
         self.linked = self.root != self.path
-        self.project = Path(project or os.getcwd()).resolve()
-        """The server's own project folder: the project of every read that names none (C10)."""
         self.max_file_size = max_file_size
         self.store = store if store is not None else Store(None)
         self.parses = StoredParses(self.store, self.root)
@@ -73,7 +68,6 @@ class Docroot:
         self._current: Built | None = None
         self._last: Built | None = None
         self._edited: set[str] | None = set()
-        self._phases: tuple[Config | None, PhaseFiles, PhaseFile] = (None, PhaseFiles(lambda project: None), PhaseFile(None))
         self._lock = threading.Lock()
         """Guards the fields above; held only for moments, so `invalidate` never waits for a build."""
         self._building = threading.Lock()
@@ -154,14 +148,6 @@ class Docroot:
         """The text of a document or skill member, read now; `files.Refused` says why it cannot be."""
         return files.read_text(self.root, rel, self.max_file_size)
 
-    def active_phase(self, built: Built, project: Path | None = None) -> str | None:
-        """The workflow phase `project` (default: the server's own) is in now (C10); the state file is re-read whenever it changes."""
-        return self._phase_file(built, project).phase()
-
-    def known_phase(self, built: Built, project: Path | None = None) -> str | None | Unbuilt:
-        """The active phase of `project` (default: the server's own) if it is known without reading its state file, else `UNBUILT`."""
-        return self._phase_file(built, project).known()
-
     def keep_parses(self, *, if_loaded: bool = False) -> None:
         """Save what was parsed since the last save for the next process (slow: never on the event loop).
 
@@ -176,15 +162,6 @@ class Docroot:
         if found is None:
             raise DocrootGone()
         return found
-
-    def _phase_file(self, built: Built, project: Path | None) -> PhaseFile:
-        config, phases, own = self._phases
-        if config is not built.snapshot.config:  # asked on every read: a state file's path is worked out once per configuration and project
-            phases = PhaseFiles(partial(state_path, built.snapshot.config))
-            own = PhaseFile(state_path(built.snapshot.config, self.project))
-            with self._lock:
-                self._phases = (built.snapshot.config, phases, own)
-        return own if project is None or project is self.project else phases.of(project)
 
     def _refresh(self, root: Path, edited: set[str] | None, last: Built | None) -> Snapshot:
         """Look again only at the edited files when nothing else changed; otherwise scan the folder `root`."""

@@ -76,10 +76,11 @@ class Summary:
 
     description: str
     marks: tuple[str, ...]
-    """The top-level keys starting with `requires-` or `aliases`, sorted (both decide what a name or address finds; most files have none)."""
+    """The top-level keys starting with one of `MARKED`, sorted: what decides where a file applies or what a name finds
+    (`requires-`, `aliases`), and what a listing shows beside its description (`title`, `icon`, `audience`). Most files have none."""
 
 
-MARKED = ("aliases", "requires-")
+MARKED = ("aliases", "requires-", "title", "icon", "audience")
 
 
 def summary(front: "Front | FrontmatterError") -> Summary:
@@ -153,13 +154,26 @@ def load_mapping(yaml_text: str, first_line: int = 1) -> Mapping[str, Any]:
 
 
 def locate(yaml_text: str, keys: Sequence[Any], first_line: int) -> int:
-    """The file line of the deepest key of `keys` found in the YAML text."""
+    """The file line of the deepest key of `keys` found in the YAML text (an integer key indexes a list)."""
+    return line_in(composed(yaml_text), keys, first_line)
+
+
+def composed(yaml_text: str) -> yaml.Node | None:
+    """The YAML text as a tree of nodes with their positions (None when it is not valid YAML), for `line_in`."""
     try:
-        node = yaml.compose(yaml_text, Loader=Loader)
+        return yaml.compose(yaml_text, Loader=Loader)
     except yaml.YAMLError:
-        return first_line
+        return None
+
+
+def line_in(node: yaml.Node | None, keys: Sequence[Any], first_line: int) -> int:
+    """The file line of the deepest of `keys` found under `node`: mapping keys by name, list items by index."""
     line = first_line
     for key in keys:
+        if isinstance(node, yaml.SequenceNode) and type(key) is int and 0 <= key < len(node.value):
+            node = node.value[key]
+            line = first_line + node.start_mark.line
+            continue
         if not isinstance(node, yaml.MappingNode):
             break
         match = next(((k, v) for k, v in node.value if _same_key(k, key)), None)
@@ -179,6 +193,8 @@ def _same_key(node: yaml.Node, key: Any) -> bool:
 
 
 def _hint(reason: str) -> str:
+    if "cannot start any token" in reason or "undefined alias" in reason or "expected alphabetic or numeric character" in reason:
+        return "; in YAML a value that starts with @, *, & or a backquote must be quoted ('@guidelines', '**/intro')"
     if "unknown escape character" in reason:
         return (
             "; in double quotes a backslash starts an escape: write the text in single quotes"

@@ -8,17 +8,20 @@ reported as a note.
 from collections.abc import Iterator, Mapping
 from typing import Any, Literal
 
+from guide.docroot import display
 from guide.docroot.config import REQUIRES, Config
 from guide.errors import Issue
 from guide.spelling import boolean_key_hint, is_near_miss, near_miss
 
 Role = Literal["command", "skill", "partial", "document"]
 SHARED_KEYS = frozenset({"description", "elicitation", "fallback"})
+LISTED = frozenset(display.KEYS)
+"""What clients' lists show beside the description (`title`, `icon`, `audience`): on whatever is listed, never on a partial."""
 KEYS: Mapping[Role, frozenset[str]] = {
-    "command": SHARED_KEYS | {"includes", "aliases", "usage", "examples", "argrequired", "args"},
-    "skill": SHARED_KEYS | {"includes", "name", "license", "compatibility", "metadata", "allowed-tools"},
+    "command": SHARED_KEYS | LISTED | {"includes", "aliases", "usage", "examples", "argrequired", "args"},
+    "skill": SHARED_KEYS | LISTED | {"includes", "name", "license", "compatibility", "metadata", "allowed-tools"},
     "partial": SHARED_KEYS,
-    "document": frozenset({"description", "elicitation"}),  # `elicitation` has a note of its own: never asked (C2)
+    "document": LISTED | {"description", "elicitation"},  # `elicitation` has a note of its own: never asked (C2)
 }
 TEXT_KEYS = ("description", "usage", "name")
 LIST_KEYS = ("aliases", "examples", "argrequired", "args", "includes")
@@ -59,7 +62,9 @@ def _suggestion(role: Role, key: str) -> str | None:
 
 
 def _shape_issues(path: str, key: str, value: Any) -> Iterator[Issue]:
-    if key in TEXT_KEYS and not isinstance(value, str):
+    if key in LISTED:
+        yield from display.shape_issues(path, key, value)
+    elif key in TEXT_KEYS and not isinstance(value, str):
         yield Issue(origin=path, keys=(key,), message=f"`{key}` must be a string")
     elif key in LIST_KEYS and (not isinstance(value, list) or not all(isinstance(item, str) for item in value)):
         yield Issue(origin=path, keys=(key,), message=f"`{key}` must be a list of strings")

@@ -1,7 +1,7 @@
 """Lint a whole docroot: every authoring problem, the notes, and a summary of what it holds (C2, C5); `guide check`'s report.
 
-The report is made here whole: configuration, layout, entrypoints, partials,
-documents and skill members (`lint`), and kept in the store while nothing it
+The report is made here whole: configuration (with its collections and
+instructions), layout, entrypoints, partials, documents and skill members (`lint`), and kept in the store while nothing it
 depends on changed (`checked`, the store's `reports` kind).
 """
 
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from guide.docroot import documents, entrypoints, files
+from guide.docroot import bundles, documents, entrypoints, files
 from guide.docroot.built import Built
 from guide.docroot.frontmatter import FrontmatterError, Parsed, split
 from guide.docroot.memo import Once
@@ -104,7 +104,8 @@ def _report(built: Built) -> tuple[list[Problem], list[Problem]]:
         partial_problems, partial_notes = entrypoints.partial_report(rel, built)
         problems += partial_problems
         notes += partial_notes
-    return _ordered(problems), _ordered(notes)
+    bundle_problems, bundle_notes = bundles.report(built)
+    return _ordered(problems + bundle_problems), _ordered(notes + bundle_notes)
 
 
 def _too_large(built: Built, rel: str) -> list[Problem]:

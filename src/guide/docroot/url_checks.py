@@ -8,7 +8,7 @@ they are checked now against `url-hosts:` (the rendered link is checked again
 each time it is asked, `guide.forms.url_step`).
 """
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 
 from guide.errors import Issue
 from guide.forms.declare import Form, FormSet, form_issue
@@ -19,16 +19,21 @@ from guide.spelling import near_miss
 SEES = "a link sees kwargs.<field> and elicitation.opened.<form> or elicitation.defaulted_forms.<form> of the forms before it, and args"
 
 
-def link_issues(forms: FormSet, hosts: Sequence[str]) -> list[Issue]:
-    """Every problem of the links of these forms' URL steps, each pinned to its form's `url`."""
+def link_issues(forms: FormSet, hosts: Sequence[str], declared: Collection[str] = ()) -> list[Issue]:
+    """Every problem of the links of these forms' URL steps, each pinned to its form's `url`.
+
+    `declared` are the field names the frontmatter declares, broken forms included: a link naming a field of a
+    form with an error of its own is not reported again (that error is what to fix).
+    """
     issues = []
     for index, form in enumerate(forms.forms):
         if form.url is not None:
-            issues += [form_issue(form.origin, form.id, ("url",), f"`url`: {message}") for message in _problems(form, forms, index, hosts)]
+            problems = _problems(form, forms, index, hosts, declared)
+            issues += [form_issue(form.origin, form.id, ("url",), f"`url`: {message}") for message in problems]
     return issues
 
 
-def _problems(form: Form, forms: FormSet, index: int, hosts: Sequence[str]) -> Iterator[str]:
+def _problems(form: Form, forms: FormSet, index: int, hosts: Sequence[str], declared: Collection[str]) -> Iterator[str]:
     facts = inspect(form.url or "")
     if facts.problem is not None:
         yield facts.problem[1]
@@ -39,6 +44,9 @@ def _problems(form: Form, forms: FormSet, index: int, hosts: Sequence[str]) -> I
         yield f"`{root}` is not known when the step is asked; {SEES}"
     before = forms.forms[:index]
     for label, _ in facts.references:
+        field = label[len(FIELD_ROOT):].split(".")[0] if label.startswith(FIELD_ROOT) else None
+        if field in declared and field not in forms.fields:
+            continue  # its form has an error of its own, reported where it is
         found = _reference_problem(label, form, before, forms)
         if found:
             yield found

@@ -18,6 +18,7 @@ from guide.errors import Issue
 from guide.forms.fields import ABSENT, Field, Lists, declare_field
 from guide.forms.keywords import needs_budget
 from guide.forms.secrets import secret_term, url_form_advice
+from guide.forms.sources import WORKFLOW_PHASES
 from guide.forms.url_step import URL_MODE, form_mode_issues, read_url_form
 from guide.forms.values import Invalid, normalise_answer, problems
 from guide.protocol import HELP, PROJECT
@@ -66,11 +67,15 @@ class FormSet:
     """Whether a field reads a live source (`git-*`, `files:`): the server reads it off its event loop for every read."""
     links: bool = dataclass_field(init=False, compare=False, repr=False)
     """Whether a form is a URL step (`mode: url`): only then does a step look for links a client cannot open."""
+    phased: bool = dataclass_field(init=False, compare=False, repr=False)
+    """Whether a field's choices are the workflow phases (`source: workflow-phases`): only then do the forms need the active phase."""
     _index: Mapping[str, tuple[Form, Field]] | None = dataclass_field(init=False, default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "live", any(field.live for form in self.forms for field in form.fields))
         object.__setattr__(self, "links", any(form.url is not None for form in self.forms))
+        phased = any(field.source is not None and field.source.kind == WORKFLOW_PHASES for form in self.forms for field in form.fields)
+        object.__setattr__(self, "phased", phased)
         slow = any(needs_budget(bound) for form in self.forms for field in form.fields for bound in field.bounds.values())
         object.__setattr__(self, "slow_checks", slow)
 
@@ -206,7 +211,8 @@ def _read_schema(schema, origin, form_id, sourcing) -> tuple[tuple[Field, ...], 
         required = []
     for name in required:
         if name not in properties:
-            message = f"`required` names {name!r}, which this form does not declare"
+            resembled = near_miss(str(name), [str(key) for key in properties])
+            message = f"`required` names {name!r}, which this form does not declare" + (f"; did you mean {resembled!r}?" if resembled else "")
             issues.append(form_issue(origin, form_id, ("schema", "required"), message, field=name))
     return tuple(fields), tuple(dict.fromkeys(required)), issues
 

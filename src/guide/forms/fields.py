@@ -12,7 +12,7 @@ from typing import Any
 
 from guide.errors import Issue
 from guide.forms.keywords import KEYWORDS, PAIRS, DeclarationError
-from guide.forms.sources import LIST, PROJECT, WORKFLOW_PHASES, Source, parse_source
+from guide.forms.sources import LIST, WORKFLOW_PHASES, Source, parse_source
 from guide.forms.types import TYPES, FieldType
 from guide.spelling import near_miss
 
@@ -117,6 +117,19 @@ def _unfit_keys(kind: FieldType, schema: Mapping[str, Any]) -> Iterator[Issue]:
             yield Issue(keys=(key,), message=f"`{key}` does not fit {article} {kind.name} field; {advice}")
 
 
+def _skill_source(found: Source, lists: Lists) -> str:
+    """Why a skill (or a partial it includes) takes no `source`, and the choices to write instead."""
+    message = f"`source: {found}` is for commands only: a skill's client receives its schema unchanged"
+    if found.kind == LIST and found.argument in lists:
+        listed = lists[found.argument]
+        if any(title for _, title in listed):
+            written = ", ".join(f"{{const: {value}, title: {title or value}}}" for value, title in listed[:3])
+            return f"{message}; write the choices as a titled `oneOf: [{written}{', ...' if len(listed) > 3 else ''}]`"
+        written = ", ".join(value for value, _ in listed[:6])
+        return f"{message}; write the choices as an `enum: [{written}{', ...' if len(listed) > 6 else ''}]`"
+    return f"{message}; write the choices as an `enum` (or a titled `oneOf`)"
+
+
 def _source(kind: FieldType, schema: Mapping[str, Any], allow_source: bool, lists: Lists) -> tuple[Source | None, list[Issue]]:
     """The field's source (a string's `source`, or a multi-select's `items.source`), with what is wrong with it."""
     items = schema.get("items")
@@ -126,10 +139,8 @@ def _source(kind: FieldType, schema: Mapping[str, Any], allow_source: bool, list
     found = parse_source(holder["source"], set(lists))
     if isinstance(found, str):
         return None, [Issue(keys=keys, message=found)]
-    if found.kind in PROJECT and not allow_source:
-        message = f"`source: {found}` is for commands only: it reads the project, and a skill is read without one"
-        message += "; skills and their partials may use `list:<name>`"
-        return None, [Issue(keys=keys, message=message)]
+    if not allow_source:
+        return None, [Issue(keys=keys, message=_skill_source(found, lists))]
     if "enum" in holder or "oneOf" in holder or "anyOf" in holder:
         return None, [Issue(keys=keys, message="`source` derives the choices; remove `enum`/`oneOf`")]
     if kind.many and set(items) - {"type", "source"} or kind.many and items.get("type") != "string":

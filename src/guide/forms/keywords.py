@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 import re2
 
+from guide.forms.pattern_size import PATTERN_EXPANSION_LIMIT, expanded_size
 from guide.text import clip, quoted, show
 
 _REGEX_OPTIONS = re2.Options()
@@ -129,12 +130,18 @@ def needs_budget(matcher: Any) -> bool:
 def compile_pattern(pattern: str) -> Any:
     """Compile a `pattern`: with RE2 (linear time) if it can, else with `regex` under a time budget per match.
 
-    Raises `DeclarationError` when neither engine accepts it.
+    Raises `DeclarationError` when neither engine accepts it, or when its
+    counted repeats would expand past `PATTERN_EXPANSION_LIMIT` in `regex`.
     """
     try:
         return re2.compile(pattern, _REGEX_OPTIONS)
     except re2.error:
         pass
+    if expanded_size(pattern) > PATTERN_EXPANSION_LIMIT:
+        raise DeclarationError(
+            f"`pattern` {clip(pattern)!r} repeats too much: its nested counted repeats ({{m,n}}) would expand to more than "
+            f"{PATTERN_EXPANSION_LIMIT:,} characters; use smaller counts, fewer nested repeats, or `maxLength`"
+        )
     import regex  # only patterns RE2 refuses need it: most docroots never load it
 
     try:

@@ -1,4 +1,4 @@
-"""What one step of an interaction takes and gives (C7): the progress so far, the client's answers, the questions and the outcomes.
+"""What one step of an interaction takes and gives (C7): the request, the progress so far, the client's answers, the questions and the outcomes.
 
 `guide.forms.step.step` returns an `Outcome`: `Render`, `Ask` or `Fail`
 (`guide.forms.failure`). The records are plain and frozen; nothing here decides.
@@ -9,7 +9,9 @@ from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from typing import Any, Literal
 
-from guide.forms.failure import Fail
+from guide.forms.declare import EMPTY, FormSet, digest
+from guide.forms.failure import ADDRESS, Fail, Route
+from guide.forms.sources import Live
 from guide.forms.url_step import UrlQuestion
 
 
@@ -61,3 +63,31 @@ class Ask:
 
 
 Outcome = Render | Ask | Fail
+
+
+@dataclass(frozen=True)
+class Request:
+    """What one read of an entrypoint brings: its forms, keywords and args, and the client's reach."""
+
+    entrypoint: str
+    forms: FormSet = EMPTY
+    keywords: Mapping[str, tuple[str, ...]] = dataclass_field(default_factory=dict)
+    args: tuple[str, ...] = ()
+    arg_fields: tuple[str, ...] = ()
+    active_phase: str | None = None
+    can_elicit: bool = True
+    route: Route = ADDRESS
+    """How the caller reads again (an address, or a prompt's arguments): where a failure tells the agent to go back (C7.12 c)."""
+    url_mode: bool = False
+    """Whether the client opens URL steps (it declared URL-mode elicitation); else each takes its fallback or fails with its link."""
+    url_hosts: tuple[str, ...] = ()
+    digest: str = ""
+    """The forms' fingerprint (`declare.digest`), which continuation state carries; worked out here when not given."""
+    project: str = ""
+    """The project folder the read named (C10), which continuation state carries so a retry cannot change it; empty: the server's own."""
+    live: Mapping[str, Live] = dataclass_field(default_factory=dict)
+    """What each live-sourced field (`git-*`, `files:`) offers in this read, as the server read it (C5 sources)."""
+
+    def __post_init__(self) -> None:
+        if not self.digest:
+            object.__setattr__(self, "digest", digest(self.forms))

@@ -9,14 +9,12 @@ failure's `data` holds the same questions (docs/errors.md).
 """
 
 import shlex
-from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from guide import address
-from guide.forms.declare import Form
-from guide.forms.failure import ADDRESS, EXAMPLE_LENGTH, Fail, Need, PersonQuestion, Route, described, failure
-from guide.forms.fields import ABSENT, Field
-from guide.forms.values import same_value
+from guide.forms.described import Need, PersonQuestion
+from guide.forms.failure import ADDRESS, EXAMPLE_LENGTH, Fail, Route, described, failure
+from guide.forms.fields import ABSENT
 from guide.text import one_line, show
 
 ASK = (
@@ -50,20 +48,28 @@ def missing(
         message = f"this client cannot answer forms; supply {what}: {described(needs)}; for example the prompt {route.prompt} with {example}"
         way = [f"Then get the prompt {route.prompt} again with these arguments, each <...> replaced by an answer:", "", f"    {shown}"]
         prompt = {"name": route.prompt, "arguments": arguments}
-    lines = [ASK, ""]
+    lines = [ASK, "", *_asked(questions), "", *way, ""]
+    follow_ups = [question for question in questions if question.when and _blanks(question)]
+    lines += [_follow_up(question, route) for question in follow_ups]
+    covered = {need.keyword for need in needs} | {need.keyword for question in follow_ups for need in _blanks(question)}
+    if any(need.keyword not in covered for question in questions for need in (*question.fields, *question.defaults)):
+        lines.append("Give each other answer the same way, and a value the person chooses instead of a default too; "
+                     "leave out a value the person leaves blank (its default applies).")
+    instructions = "\n".join(lines)
+    return Fail(message, "missing", base.missing, base.fields, base.address, base.retry, tuple(questions), instructions, prompt)
+
+
+def _asked(questions: Sequence[PersonQuestion]) -> list[str]:
+    """The questions, numbered: each form's message (a follow-up with its condition), its fields, then its defaults apart."""
+    lines = []
     for number, question in enumerate(questions, 1):
         condition = question.condition()
         opening = f"Only if {condition}: " if condition else ""
         lines.append(f"{number}. {opening}{one_line(question.message)}")
         lines += _link_line(question) + [f"   - {need.titled()}" for need in question.fields]
-    lines += ["", *way, ""]
-    follow_ups = [question for question in questions if question.when and _blanks(question)]
-    lines += [_follow_up(question, route) for question in follow_ups]
-    covered = {need.keyword for need in needs} | {need.keyword for question in follow_ups for need in _blanks(question)}
-    if any(need.keyword not in covered for question in questions for need in question.fields):
-        lines.append("Give each other answer the same way; leave out a value the person leaves blank (its default applies).")
-    instructions = "\n".join(lines)
-    return Fail(message, "missing", base.missing, base.fields, base.address, base.retry, tuple(questions), instructions, prompt)
+        if question.defaults:
+            lines += ["   Unless the person chooses otherwise, these defaults are used:", *(f"   - {need.labelled()}" for need in question.defaults)]
+    return lines
 
 
 def _link_line(question: PersonQuestion) -> list[str]:
@@ -105,34 +111,3 @@ def _plain(need: Need) -> str:
     """A blank as a prompt argument shows it: `<a|b>` with the choices as written (no percent-encoding), else `<type>`."""
     choices = need.choices if need.choices is not None else need.words
     return "<" + ("|".join(show(choice) for choice in choices) if choices else need.type) + ">"
-
-
-def person_questions(forms: Sequence[Form], known: Mapping[str, Any], completed: Collection[str],
-                     need_of: Callable[[Form, Field], Need], link_of: Callable[[Form], str | None] = lambda form: None) -> tuple[PersonQuestion, ...]:
-    """What the agent asks the person (C7.12 c), in order: every form a client with forms would be asked now, and every
-    form a `when` the answers decide could open, with that condition. `known` is what the read gave, before any default.
-
-    As for a native form (C7.4), a form is asked when a required field is unknown or it supplies a field that a
-    `when` waits on; a field's default is shown, not applied, so the person may choose otherwise. A URL step is
-    always asked, with its link as `link_of` renders it now.
-    """
-    open_forms = [form for form in forms if form.id not in completed and when_status(form, known) is not False]
-    waited = {name for form in open_forms for name in form.when if name not in known}
-    return tuple(
-        PersonQuestion(form.id, form.message, tuple(need_of(form, field) for field in form.fields if field.name not in known),
-                       {name: values for name, values in form.when.items() if name not in known}, (link_of(form) or "") if form.url is not None else None)
-        for form in open_forms
-        if form.url is not None or any(name not in known for name in form.required)
-        or any(field.name in waited for field in form.fields if field.name not in known)
-    )
-
-
-def when_status(form: Form, known: Mapping[str, Any]) -> bool | None:
-    """True when `when` matches (or is absent), False when it fails, None while undecided (C7.3)."""
-    decided = True
-    for name, expected in form.when.items():
-        if name not in known:
-            decided = False
-        elif not any(same_value(known[name], value) for value in expected):
-            return False
-    return True if decided else None

@@ -2,7 +2,7 @@
 
 A source derives a field's choices instead of a declared `enum`. This module
 only reads and checks what an author wrote; deriving the choices (reading git or
-the project's files) is the docroot's job (`guide.docroot.sources`), and the pure
+the project's files) is the docroot's job (`guide.project.sources`), and the pure
 step receives them as plain values (`Request.live`).
 """
 

@@ -7,22 +7,20 @@ input and never performs I/O.
 """
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from dataclasses import field as dataclass_field
 from typing import Any
 
-from guide.forms.declare import EMPTY, Form, FormSet, digest
-from guide.forms.failure import ADDRESS, Fail, Need, Reason, Route, described, failure, need, without_value
+from guide.forms.declare import Form
+from guide.forms.described import Need, need, person_questions, when_status
+from guide.forms.failure import Fail, Reason, described, failure, without_value
 from guide.forms.fields import WORKFLOW_PHASES, Field
 from guide.forms.offered import checked_choices, delivered_schema, offered_choices, unreadable
-from guide.forms.outcomes import Answer, Ask, Outcome, Progress, Question, Render
-from guide.forms.questions import missing, person_questions, when_status
-from guide.forms.sources import Live
+from guide.forms.outcomes import Answer, Ask, Outcome, Progress, Question, Render, Request
+from guide.forms.questions import missing
 from guide.forms.url_step import LinkRefused, UrlQuestion, link_context, named_fields, opened_steps, render_link, unopened
 from guide.forms.values import Invalid, is_unresolved, normalise_answer, normalise_text, problems, text_length
 from guide.protocol import PROJECT
 from guide.spelling import near_miss
-from guide.text import clip
+from guide.text import clip, listed
 
 MAX_ASKS = 4
 """A form is asked at most this many times: once, then three re-asks after invalid answers."""
@@ -32,34 +30,6 @@ MAX_ANSWERS_LENGTH = 64 * 1024
 A legacy read keeps what was answered while it waits for the next form (up to
 `--answer-timeout`); without this bound 50 sessions that answered 2 MB each held
 230 MB. Keywords are bounded by the address (16 KiB)."""
-
-
-@dataclass(frozen=True)
-class Request:
-    """What one read of an entrypoint brings: its forms, keywords and args, and the client's reach."""
-
-    entrypoint: str
-    forms: FormSet = EMPTY
-    keywords: Mapping[str, tuple[str, ...]] = dataclass_field(default_factory=dict)
-    args: tuple[str, ...] = ()
-    arg_fields: tuple[str, ...] = ()
-    active_phase: str | None = None
-    can_elicit: bool = True
-    route: Route = ADDRESS
-    """How the caller reads again (an address, or a prompt's arguments): where a failure tells the agent to go back (C7.12 c)."""
-    url_mode: bool = False
-    """Whether the client opens URL steps (it declared URL-mode elicitation); else each takes its fallback or fails with its link."""
-    url_hosts: tuple[str, ...] = ()
-    digest: str = ""
-    """The forms' fingerprint (`declare.digest`), which continuation state carries; worked out here when not given."""
-    project: str = ""
-    """The project folder the read named (C10), which continuation state carries so a retry cannot change it; empty: the server's own."""
-    live: Mapping[str, Live] = dataclass_field(default_factory=dict)
-    """What each live-sourced field (`git-*`, `files:`) offers in this read, as the server read it (C5 sources)."""
-
-    def __post_init__(self) -> None:
-        if not self.digest:
-            object.__setattr__(self, "digest", digest(self.forms))
 
 
 def step(request: Request, progress: Progress = Progress(), answers: Mapping[str, Answer] | None = None) -> Outcome:
@@ -168,7 +138,7 @@ class _Interaction:
     def take(self, answers: Mapping[str, Answer]) -> Fail | None:
         unrequested = sorted(set(answers) - set(self.requested))
         if unrequested:
-            return failed(self.request, "state", f"answers for forms that were not requested: {', '.join(unrequested)}")
+            return failed(self.request, "state", f"answers for forms that were not requested: {listed(unrequested)}")
         for form in self.forms:
             if form.id in answers:
                 live = self.request.forms.live and _unofferable(self.request, self.keywords, form, live_only=True)
@@ -218,12 +188,12 @@ class _Interaction:
             try:
                 value = normalise_answer(field, content[field.name])
             except Invalid as error:
-                return f"field {field.name}: {error}; {need(form, field, offered).accepted()}", field.name
+                return f"field {field.name}: {error}; {need(form, field, offered).accepted(titled=True)}", field.name
             if value is None:
                 continue
             found = problems(field, value, offered)
             if found:
-                return f"field {field.name}: {found[0]}; {need(form, field, offered).accepted()}", field.name
+                return f"field {field.name}: {found[0]}; {need(form, field, offered).accepted(titled=True)}", field.name
             taken[field.name] = value
         missing = [name for name in form.required if name not in taken and name not in self.keywords]
         if missing:

@@ -12,7 +12,7 @@ from guide import address
 from guide.docroot.built import Built
 from guide.docroot.entrypoints import Entrypoint
 from guide.docroot.memo import Once
-from guide.forms.failure import need
+from guide.forms.described import need
 from guide.text import clip, show
 
 MAX_ENTRIES = 30

@@ -27,6 +27,8 @@ class Sight:
     keywords: frozenset[str] | None
     """The keywords looked up (`kwargs.NAME`); None: any of them (`kwargs` itself, or `.` outside every section)."""
     args: bool
+    phase: bool = True
+    """Whether a template can print the workflow phase (`workflow.*`): if not, a read need not look at the project's state file."""
 
     def sees(self, keyword: str) -> bool:
         """Whether a template can print this keyword's value."""
@@ -34,7 +36,7 @@ class Sight:
 
     def covers(self, call: Call) -> bool:
         """Whether every keyword and arg a call brings can be printed: only then is its read a key worth keeping."""
-        fields = call.entrypoint.listed("args")
+        fields = call.entrypoint.arg_fields
         args = self.args or (len(call.args) <= len(fields) and all(self.sees(name) for name in fields[:len(call.args)]))
         return args and all(self.sees(name) for name in call.keywords)
 
@@ -54,13 +56,19 @@ def keeps(call: Call) -> bool:
     return seen is not UNBUILT and seen.covers(call)
 
 
+def sees_phase(call: Call) -> bool:
+    """Whether a read of `call` may print the workflow phase; True while its sight is not worked out (answered on the event loop)."""
+    seen = call.built.made(SIGHTS, call.entrypoint.path)
+    return seen is UNBUILT or seen.phase
+
+
 def _sight(built: Built, path: str) -> Sight:
     facts = built.template(path)
     every = [facts, *(built.template(built.partials[name]) for name in built.partials_reached(name for name, _ in facts.partials))]
     if any(found.wide for found in every):
         return Sight(None, True)
     keywords = {label.split(".")[1] for found in every for label, _ in found.references if label.startswith(render.FIELD_ROOT)}
-    return Sight(frozenset(keywords), any("args" in found.roots for found in every))
+    return Sight(frozenset(keywords), any("args" in found.roots for found in every), any(render.PHASE_ROOT in found.roots for found in every))
 
 
 def finish(call: Call, outcome: Render | Fail, active_phase: str | None, *, max_output: int = render.MAX_OUTPUT) -> str:

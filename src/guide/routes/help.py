@@ -10,7 +10,7 @@ from guide.text import show
 
 
 def overview(built: Built) -> str:
-    """Markdown listing every command, skill and document that applies, with its address and description (a document's file without one)."""
+    """Markdown listing every command, skill and document that applies, with its address and description, and the collections."""
     lines = ["# Guide help", "", "## Commands", ""]
     lines += [f"- `{address.command_address(name)}`: {text}".rstrip(": ") for name, text in built.descriptions("command")] or ["(none)"]
     lines += ["", "## Skills", ""]
@@ -18,6 +18,10 @@ def overview(built: Built) -> str:
     lines += ["", "## Documents", ""]
     documents = built.documents()
     lines += [f"- `{address.document_address(path)}`: {built.document_description(rel) or rel}" for path, rel in documents.items()] or ["(none)"]
+    collections = built.config.collections
+    if collections:
+        lines += ["", "## Collections", "", "Each is read in one go: every document it names that applies, each with a heading.", ""]
+        lines += [f"- `{address.collection_address(name)}`: {', '.join(entry.text for entry in entries)}" for name, entries in collections.items()]
     lines += ["", f"Describe one with `{address.help_address()}/<command>` or `?help` on its address."]
     return "\n".join(lines) + "\n"
 

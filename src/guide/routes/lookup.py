@@ -1,4 +1,4 @@
-"""Resolve what a client asks to read against the docroot: text, a file to read, or a call of an entrypoint (C3).
+"""Resolve what a client asks to read against the docroot: text, a file to read, a bundle of them, or a call of an entrypoint (C3).
 
 Every route ends here: resource reads, the `guide` prompt, per-command prompts
 and the `read_resource` tool each hand over a read value (`AddressRead`,
@@ -10,16 +10,14 @@ drives the call in the client's protocol era and hands the outcome to
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 from guide import address
 from guide.address import Keywords, Target
-from guide.docroot import documents
+from guide.docroot import bundles, documents
 from guide.docroot.built import Built
 from guide.docroot.entrypoints import Entrypoint
 from guide.docroot.layout import has_frontmatter
 from guide.docroot.memo import Once
-from guide.docroot.sources import supplied_texts
 from guide.errors import AuthoringError, NotFoundError
 from guide.forms.declare import digest
 from guide.forms.failure import ADDRESS, Route
@@ -85,6 +83,17 @@ class Document:
 
 
 @dataclass(frozen=True)
+class Bundle:
+    """A folder's or a collection's documents, to read in one go, in order."""
+
+    uri: str
+    """The bundle's own address, for what its read says (`guide://lang/`, `guide://%40guidelines`)."""
+    paths: tuple[str, ...]
+    """Each document's address path, in order: each is checked as it is read (`served_document`), so a read past the cap reads no more."""
+    built: Built
+
+
+@dataclass(frozen=True)
 class Call:
     """An entrypoint with the keywords and args one read brings, in the build it was found in."""
 
@@ -96,9 +105,6 @@ class Call:
     """Read as the Skills extension's `skill://<name>/SKILL.md`: served with its frontmatter (C3)."""
     route: Route = ADDRESS
     """How the caller read it, so a failure says how to read again in the same route (C7.12 c)."""
-    project: Path | None = None
-    """The project folder of this read (C10): set by the server for each read (`Service.project_of`); None until then."""
-
     def request(self, *, can_elicit: bool, active_phase: str | None, project: str = "", live: Mapping[str, Live] | None = None,
                 url_mode: bool = False) -> Request:
         """The core's view of this call, for a client that can (or cannot) answer forms (and open links, `url_mode`); `project` names
@@ -110,7 +116,7 @@ class Call:
             forms=entrypoint.forms,
             keywords=self.keywords,
             args=self.args,
-            arg_fields=entrypoint.listed("args"),
+            arg_fields=entrypoint.arg_fields,
             active_phase=active_phase,
             can_elicit=can_elicit,
             url_mode=url_mode,
@@ -123,10 +129,13 @@ class Call:
 
     def supplied(self) -> dict[str, list[str]]:
         """The texts this call supplies for each field (keywords and args): what its live sources check beyond the values they offer."""
-        return supplied_texts(self.keywords, self.args, self.entrypoint.listed("args"))
+        texts: dict[str, list[str]] = {name: list(values) for name, values in self.keywords.items()}
+        for name, arg in zip(self.entrypoint.arg_fields, self.args):
+            texts.setdefault(name, []).append(arg)
+        return texts
 
 
-Resolved = str | Document | Call
+Resolved = str | Document | Bundle | Call
 
 
 def resolve(built: Built, read: Read) -> Resolved:
@@ -151,7 +160,13 @@ def _target(built: Built, target: Target) -> Resolved:
         skill, member = map(clip, target.path)
         return _document(built.member(*target.path), f"skill {skill} has no member {member}", lambda: suggest.member(built, *target.path))
     if target.kind == "document":
-        return _served_document(built, target.path[0])
+        if target.path[0] in built.config.collections and built.document(target.path[0]) is None:
+            return _collection(built, target.path[0])  # `guide://@name` as clients send it: normalising drops the @
+        return served_document(built, target.path[0])
+    if target.kind == "folder":
+        return _bundle(built, address.format(target), bundles.folder_members(built, target.path[0]), f"no document in folder {clip(target.path[0])}/")
+    if target.kind == "collection":
+        return _collection(built, target.path[0])
     if target.kind == "skill":
         entrypoint, args = _skill(built, target.path[0]), ()
     else:
@@ -177,8 +192,11 @@ def _document(rel: str | None, what: str, suggestion: Callable[[], str | None], 
     return Document(rel, _not_found(what, None), built)  # `missing`: if it vanishes before it is read
 
 
-def _served_document(built: Built, path: str) -> Document:
-    """A document that applies (C2); one whose frontmatter has an error cannot be read, as an entrypoint cannot."""
+def served_document(built: Built, path: str) -> Document:
+    """The document at an address path, if it applies and can be read (C2).
+
+    One whose frontmatter has an error cannot be read, as an entrypoint cannot.
+    """
     rel = built.snapshot.layout.documents.get(path)
     with_front = rel is not None and has_frontmatter(rel)
     if with_front:
@@ -188,6 +206,23 @@ def _served_document(built: Built, path: str) -> Document:
     if problems:
         raise AuthoringError(list(problems))
     return document
+
+
+def _collection(built: Built, name: str) -> Bundle:
+    """A named collection that can be read: one with a problem (or including one that has) cannot, as a broken entrypoint cannot."""
+    if name not in built.config.collections:
+        raise _not_found(f"no collection {clip(name)} in guide.yaml", suggest.collection(built, name))
+    problems = bundles.problems(built, name)
+    if problems:
+        raise AuthoringError(list(problems))
+    uri = address.collection_address(name)
+    return _bundle(built, uri, bundles.members(built, built.config.collections[name]), f"collection {clip(name)} holds no document that applies")
+
+
+def _bundle(built: Built, uri: str, paths: list[str], empty: str) -> Bundle:
+    if not paths:
+        raise NotFoundError(f"{empty}; {HELP_HINT}")
+    return Bundle(uri, tuple(paths), built)
 
 
 def _call(built: Built, entrypoint: Entrypoint, keywords: Keywords, args: tuple[str, ...], skill_file: bool = False) -> Call:

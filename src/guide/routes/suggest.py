@@ -43,8 +43,16 @@ def member(built: Built, skill_name: str, path: str) -> str | None:
     return address.member_address(skill_name, found) if found else None
 
 
+def collection(built: Built, name: str) -> str | None:
+    """The collection of guide.yaml a mistyped collection name probably meant."""
+    found = near_miss(name, built.config.collections)
+    return address.collection_address(found) if found else None
+
+
 def document(built: Built, path: str) -> str | None:
-    """The document, command or skill an address without a known document probably meant (never one that does not apply)."""
+    """The document, command, skill or collection an address without a known document probably meant (never one that does not apply)."""
+    if path.startswith(address.COLLECTION_MARK) and collection(built, path[1:]):
+        return collection(built, path[1:])
     stem, suffix = posixpath.splitext(path)
     if suffix and built.document(stem) is not None:
         return address.document_address(stem)
@@ -55,7 +63,7 @@ def document(built: Built, path: str) -> str | None:
         return address.command_address(path)
     if "/" not in path and built.skill(path) is not None:
         return address.skill_address(path)
-    return None
+    return collection(built, path) if "/" not in path else None
 
 
 def _applying_document(built: Built, path: str) -> str | None:

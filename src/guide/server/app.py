@@ -8,12 +8,14 @@ from mcp_types import InputRequiredResult
 
 from guide import __version__
 from guide.docroot.folder import Docroot
-from guide.docroot.projects import Projects
+from guide.project.context import Contexts
+from guide.project.folders import Projects
 from guide.protocol import SERVER_NAME
 from guide.routes.lookup import AddressRead
 from guide.server import auth, scrape
+from guide.server.app_form import tools as app_form
 from guide.server.catalog import Catalog
-from guide.server.channels import Channels, app_tools
+from guide.server.channels import Channels
 from guide.server.completion import completer
 from guide.server.eras import Eras
 from guide.server.eras.modern import sealing
@@ -42,7 +44,8 @@ def create_server(docroot: Path | None = None, project: Path | None = None, *, s
     root = open_docroot(settings)
     eras, counters = Eras(), Counters() if settings.metrics else None
     service = Service(root, eras, Channels(app_forms=settings.app_forms), answer_timeout=settings.answer_timeout, max_output=settings.max_output,
-                      metrics=Metrics(counters=counters, access=settings.access_log), projects=Projects(settings.projects_under))
+                      metrics=Metrics(counters=counters, access=settings.access_log),
+                      contexts=Contexts(settings.project, Projects(settings.projects_under)))
     security = sealing(settings.state_keys, settings.state_ttl)
     startup = Startup(root, eras, watch=watch)
     cache_ttl = settings.cache_ttl
@@ -65,8 +68,8 @@ def create_server(docroot: Path | None = None, project: Path | None = None, *, s
         return await service.read(ctx, AddressRead(uri), tool=True)
 
     if settings.app_forms:
-        app_tools.install(server, service, security)
-    server.completion(completer(root, service.projects, service.source_reads))
+        app_form.install(server, service, security)
+    server.completion(completer(root, service.contexts, service.source_reads))
     if counters is not None:
         _measure(server, counters, root, eras, startup)
     return server

@@ -1,5 +1,6 @@
 """The catalog of the docroot's entrypoints where tool-only agents look: the server's instructions and the
-`read_resource` tool's description (`guide.routes.catalog`).
+`read_resource` tool's description (`guide.routes.catalog`); and the session context (`guide.routes.instructions`),
+in the instructions only, before the catalog.
 
 Instructions reach a client as it connects (`initialize`, or `server/discover`
 on 2026-07-28), so a new session sees the docroot as it is then; the tool's
@@ -14,6 +15,7 @@ from fastmcp.tools import Tool
 
 from guide.docroot.folder import Docroot
 from guide.routes.catalog import CATALOG, catalog
+from guide.routes.instructions import CONTEXT, context
 from guide.server import work
 
 READ_TOOL = "read_resource"
@@ -22,7 +24,7 @@ SHOWN = ("initialize", "server/discover", "tools/list")
 
 
 class Catalog:
-    """Adds the current catalog to the instructions a client gets as it connects, and to the `read_resource` tool it lists.
+    """Adds the session context and the catalog to the instructions a client gets as it connects, the catalog to the `read_resource` tool.
 
     A part of Guide's middleware (`guide.server.hooks`): it sees the answers to `SHOWN` only.
     """
@@ -43,7 +45,7 @@ class Catalog:
             return result
         if context.method == "tools/list":
             return [_described(tool, f"{self.description}\n\n{text}") if tool.name == READ_TOOL else tool for tool in result]
-        instructions = f"{self.instructions}\n\n{text}"
+        instructions = "\n\n".join(part for part in (self.instructions, await self.context(), text) if part)
         if isinstance(result, dict):
             return {**result, "instructions": instructions}
         return result.model_copy(update={"instructions": instructions})
@@ -51,6 +53,10 @@ class Catalog:
     async def text(self) -> str:
         """The catalog of the current snapshot (empty while the docroot folder is gone)."""
         return await work.built_or_build(self.docroot, lambda built: built.made(CATALOG), catalog, gone=str)
+
+    async def context(self) -> str:
+        """The current session context (empty without one, or while the folder is gone)."""
+        return await work.built_or_build(self.docroot, lambda built: built.made(CONTEXT), context, gone=str)
 
 
 def _described(tool: Tool, description: str) -> Any:

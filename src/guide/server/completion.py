@@ -20,13 +20,13 @@ from anyio import CapacityLimiter
 from mcp_types import Completion, PromptReference, ResourceTemplateReference
 
 from guide import address
-from guide.docroot import sources
 from guide.docroot.folder import Docroot, DocrootGone
 from guide.docroot.memo import MEGA, UNBUILT, Kept
-from guide.docroot.projects import Projects
 from guide.errors import GuideError
 from guide.forms.fields import Field
 from guide.forms.offered import offered_choices
+from guide.project import sources
+from guide.project.context import Contexts
 from guide.protocol import PROJECT, ROUTE_PROMPT
 from guide.server import work
 from guide.server.errors import one_line
@@ -41,8 +41,8 @@ CHOICES: Kept[tuple[str, ...]] = Kept("a field's choices as text, by entrypoint,
 NOTHING = Completion(values=[])
 
 
-def completer(docroot: Docroot, projects: Projects | None = None, source_reads: CapacityLimiter | None = None) -> Callable[..., Awaitable[Completion]]:
-    """A completion handler bound to a docroot (and the projects a read may name); the answer is found in a worker thread.
+def completer(docroot: Docroot, contexts: Contexts | None = None, source_reads: CapacityLimiter | None = None) -> Callable[..., Awaitable[Completion]]:
+    """A completion handler bound to a docroot (and the projects its reads are about); the answer is found in a worker thread.
 
     A field with a live source (`git-*`, `files:`) is read in a thread of
     `source_reads` (the reads' own limiter, so completions and reads together
@@ -56,10 +56,10 @@ def completer(docroot: Docroot, projects: Projects | None = None, source_reads: 
 
     async def complete(ref: Any, argument: Any, context: Any = None) -> Completion:
         try:
-            found = await work.off_loop(_complete, docroot, projects or Projects(), ref, argument, context)
+            found = await work.off_loop(_complete, docroot, contexts or Contexts(), ref, argument, context)
             if isinstance(found, tuple):  # read now, never kept: the project's branches and files change without the docroot changing
                 field, project = found
-                return _matching(await work.off_loop(_live_choices, docroot, field, project, limiter=source_reads), argument.value or "")
+                return _matching(await work.off_loop(_live_choices, field, project, limiter=source_reads), argument.value or "")
             return found
         except DocrootGone:
             return NOTHING  # reads and the health probe say why
@@ -70,14 +70,14 @@ def completer(docroot: Docroot, projects: Projects | None = None, source_reads: 
     return complete
 
 
-def _complete(docroot: Docroot, projects: Projects, ref: Any, argument: Any, context: Any) -> Completion | tuple[Field, Path | None]:
+def _complete(docroot: Docroot, contexts: Contexts, ref: Any, argument: Any, context: Any) -> Completion | tuple[Field, Path]:
     """The completion of `argument`, or the field whose live source must be read for it with the project the arguments name."""
     typed = argument.value or ""
     reference = ref.name if isinstance(ref, PromptReference) else getattr(ref, "uri", "")
     if max(len(typed), len(argument.name), len(reference)) > MAX_INPUT:
         return NOTHING
-    if argument.name == PROJECT and projects.under is not None:
-        return _matching(projects.folders(), typed)
+    if argument.name == PROJECT and contexts.projects.under is not None:
+        return _matching(contexts.projects.folders(), typed)
     built = docroot.build()
     if isinstance(ref, PromptReference):
         if ref.name == ROUTE_PROMPT:
@@ -96,10 +96,10 @@ def _complete(docroot: Docroot, projects: Projects, ref: Any, argument: Any, con
     located = entrypoint.forms.fields.get(argument.name)
     if located is None:
         return NOTHING
-    field, project = located[1], _project(projects, context)
+    field, project = located[1], _project(contexts, context)
     if field.live:
         return field, project
-    phase = docroot.active_phase(built, project)
+    phase = contexts.phase(built, project)
     key = (entrypoint.uri, field.name, phase)
     choices = built.recall(CHOICES, key)
     if choices is UNBUILT:
@@ -107,15 +107,12 @@ def _complete(docroot: Docroot, projects: Projects, ref: Any, argument: Any, con
     return _matching(choices, typed)
 
 
-def _project(projects: Projects, context: Any) -> Path | None:
-    """The project the arguments given so far name (C10), if they name one a read may have; else None (the server's own)."""
+def _project(contexts: Contexts, context: Any) -> Path:
+    """The project the arguments given so far name (C10), if they name one a read may have; else the server's own."""
     given = (getattr(context, "arguments", None) or {}).get(PROJECT)
-    if projects.under is None or not isinstance(given, str) or len(given) > MAX_INPUT:
-        return None
-    try:
-        return projects.named((given,))
-    except GuideError:
-        return None
+    if not isinstance(given, str) or len(given) > MAX_INPUT:
+        return contexts.own
+    return contexts.project({PROJECT: (given,)}, lenient=True)
 
 
 def _matching(candidates: Iterable[str], typed: str) -> Completion:
@@ -135,9 +132,9 @@ def _choices(field: Field, active_phase: str | None) -> tuple[str, ...]:
     return tuple(show(choice) for choice in choices) if choices is not None else field.type.words
 
 
-def _live_choices(docroot: Docroot, field: Field, project: Path | None) -> tuple[str, ...]:
+def _live_choices(field: Field, project: Path) -> tuple[str, ...]:
     """What a live source offers now in the project (as a form would offer it); nothing when it cannot be read (the log says why)."""
-    found = sources.read_source(field.source, sources.project_of(docroot, project)) if field.source is not None else ()
+    found = sources.read_source(field.source, project) if field.source is not None else ()
     return found if isinstance(found, tuple) else ()
 
 

@@ -14,6 +14,8 @@ import sys
 from fastmcp.exceptions import ToolError
 from mcp import MCPError
 
+from guide.text import for_log
+
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 LOGGERS = ("guide", "fastmcp", "mcp", "uvicorn", "uvicorn.error", "uvicorn.access")
 """The loggers a server writes to: Guide's own, FastMCP's, the MCP SDK's and uvicorn's (HTTP only)."""
@@ -39,6 +41,15 @@ class QuietCallerErrors(logging.Filter):
         return logging.getLogger(record.name).isEnabledFor(logging.INFO)
 
 
+class OneLine(logging.Formatter):
+    """A record's message on one line whatever a client put in it: newlines, controls and bidi overrides escaped (a traceback is kept)."""
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        """The line for `record`, its message escaped by `guide.text.for_log`."""
+        record.message = for_log(record.message, length=None)
+        return super().formatMessage(record)
+
+
 def quiet_caller_errors() -> None:
     """Install `QuietCallerErrors` on FastMCP's server logger (once per process)."""
     server_log = logging.getLogger("fastmcp.server.server")
@@ -49,7 +60,7 @@ def quiet_caller_errors() -> None:
 def configure(level: str) -> None:
     """Send every server logger to standard error at `level`, one plain line per record in one format."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter(FORMAT))
+    handler.setFormatter(OneLine(FORMAT))
     for name in LOGGERS:
         logger = logging.getLogger(name)
         for existing in logger.handlers[:]:

@@ -22,6 +22,7 @@ from fastmcp.server.dependencies import get_access_token
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
 from guide.errors import AuthoringError, GuideError, NotFoundError, UnavailableError
+from guide.text import for_log
 
 FORM_EVENTS = {"accept": "answered", "decline": "declined", "cancel": "cancelled"}
 """The name each elicitation action is counted under."""
@@ -108,7 +109,9 @@ class Metrics:
                 self.counters.failures.labels(reason, reading.era, reading.channel).inc()
         if self.access and access_log.isEnabledFor(logging.INFO):
             elapsed = (time.perf_counter() - reading.started) * 1000
-            access_log.info("%s read %s (%s, %s): %s in %.1f ms", principal(), reading.described, reading.era, reading.channel, reading.outcome, elapsed)
+            access_log.info(
+                "%s read %s (%s, %s): %s in %.1f ms", for_log(principal()), for_log(reading.described), reading.era, reading.channel, reading.outcome, elapsed
+            )
 
 
 def resolved(kind: str, uri: str | None = None, names: Any = (), args: int = 0) -> None:

@@ -21,6 +21,7 @@ from pydantic import PrivateAttr, ValidationError
 
 from guide import address
 from guide.docroot.built import Built
+from guide.docroot.display import read
 from guide.docroot.entrypoints import Entrypoint
 from guide.docroot.folder import Docroot
 from guide.docroot.layout import document_type
@@ -31,6 +32,7 @@ from guide.forms.values import accepted
 from guide.protocol import MIME, PROJECT, ROUTE_PROMPT
 from guide.routes.lookup import AddressRead, CommandRead, PromptRead
 from guide.server import work
+from guide.server.labels import prompt_fields, resource_fields
 from guide.server.service import Service
 from guide.server.skills import SkillsSource
 
@@ -93,7 +95,7 @@ class DocrootProvider(SkillsSource, Provider):
     @property
     def _project_keyword(self) -> tuple[str, ...]:
         """The `project` keyword, listed with each template and command prompt when reads may name their project (C10)."""
-        return (PROJECT,) if self.service.projects.under is not None else ()
+        return (PROJECT,) if self.service.contexts.projects.under is not None else ()
 
     async def get_tasks(self) -> list:
         """No docroot component runs as a background task (so start-up need not list the docroot)."""
@@ -144,36 +146,48 @@ class DocrootProvider(SkillsSource, Provider):
         return list(found)
 
     def _resources(self, built: Built) -> list[Resource]:
-        listed = [self._resource(address.command_address(name), name, text) for name, text in built.descriptions("command")]
-        listed += [self._resource(address.skill_address(name), name, text) for name, text in built.descriptions("skill")]
+        layout = built.snapshot.layout
+        listed = [self._resource(address.command_address(name), name, text, shown=self._shown(built, layout.commands[name]))
+                  for name, text in built.descriptions("command")]
+        listed += [self._resource(address.skill_address(name), name, text, shown=self._shown(built, layout.skills[name]))
+                   for name, text in built.descriptions("skill")]
         listed += [
-            self._resource(address.document_address(path), path, built.document_description(rel) or "document", document_type(rel))
+            self._resource(address.document_address(path), path, built.document_description(rel) or "document", document_type(rel),
+                           self._shown(built, rel))
             for path, rel in built.documents().items()
         ]
         listed += [
             self._resource(address.member_address(skill, member), f"{skill}/{member}", f"member of skill {skill}")
-            for (skill, member) in sorted(built.snapshot.layout.members)
+            for (skill, member) in sorted(layout.members)
             if built.applies("skill", skill)
+        ]
+        listed += [
+            self._resource(address.collection_address(name), f"@{name}", f"collection: {', '.join(entry.text for entry in entries)}")
+            for name, entries in built.config.collections.items()
         ]
         return listed
 
     def _templates(self, built: Built) -> list[ResourceTemplate]:
         return [
             ResourceTemplate(uri_template=template_uri(e, self._project_keyword), name=e.name, description=e.description, mime_type=MIME,
-                             parameters={})
+                             parameters={}, **resource_fields(built, read(e.meta)))
             for e in built.every("command") + built.every("skill")
             if e.forms.forms
         ]
 
     def _prompts(self, built: Built) -> list[Prompt]:
         unclaimed = {ROUTE_PROMPT, *built.layout.shared_prompts}  # shared: two commands claim it, neither gets it (C3)
-        commands = [self._command_prompt(c) for c in built.every("command") if address.prompt_name(c.name) not in unclaimed]
+        commands = [self._command_prompt(c, built) for c in built.every("command") if address.prompt_name(c.name) not in unclaimed]
         return [self._route_prompt(), *commands]
+
+    def _shown(self, built: Built, rel: str) -> dict[str, Any]:
+        """The title, icons and audience a listed file shows (nothing read for a file that has none)."""
+        return resource_fields(built, built.display(rel))
 
     def _find_prompt(self, built: Built, name: str) -> Prompt | None:
         command = built.command(address.command_of_prompt(name))
         served = command is not None and address.prompt_name(command.name) == name and name not in built.layout.shared_prompts
-        found = self._command_prompt(command) if served else None
+        found = self._command_prompt(command, built) if served else None
         return built.remember(COMPONENTS, ("prompt", name), found)
 
     def _read_resource(self, uri: str, mime: str) -> GuideResource:
@@ -184,8 +198,8 @@ class DocrootProvider(SkillsSource, Provider):
         resource._address = uri
         return resource
 
-    def _resource(self, uri: str, name: str, description: str, mime: str = MIME) -> GuideResource:
-        resource = GuideResource(uri=uri, name=name or uri, description=description or None, mime_type=mime)
+    def _resource(self, uri: str, name: str, description: str, mime: str = MIME, shown: dict[str, Any] | None = None) -> GuideResource:
+        resource = GuideResource(uri=uri, name=name or uri, description=description or None, mime_type=mime, **(shown or {}))
         resource._service = self.service
         resource._address = uri
         return resource
@@ -206,14 +220,15 @@ class DocrootProvider(SkillsSource, Provider):
         prompt._command = address.command_of_prompt(name)
         return prompt
 
-    def _command_prompt(self, command: Entrypoint) -> GuidePrompt:
+    def _command_prompt(self, command: Entrypoint, built: Built) -> GuidePrompt:
         arguments = [
             PromptArgument(name=field.name, description=field_description(field, form.message), required=False)
             for form in command.forms.forms
             for field in form.fields
         ]
         arguments += [PromptArgument(name=name, description=PROJECT_ARGUMENT, required=False) for name in self._project_keyword]
-        prompt = GuidePrompt(name=address.prompt_name(command.name), description=command.description or None, arguments=arguments)
+        prompt = GuidePrompt(name=address.prompt_name(command.name), description=command.description or None, arguments=arguments,
+                             **prompt_fields(built, read(command.meta)))
         prompt._service = self.service
         prompt._command = command.name
         return prompt

@@ -260,7 +260,7 @@ def read_settings(flags: Mapping[str, Any] | None = None, environ: Mapping[str, 
 def open_docroot(settings: Settings) -> Docroot:
     """The docroot the settings name, its parses kept in the store they choose."""
     store = Store.chosen(settings.cache_dir, off=settings.no_cache)
-    return Docroot(settings.docroot, settings.project, max_file_size=settings.max_file_size, store=store)
+    return Docroot(settings.docroot, max_file_size=settings.max_file_size, store=store)
 
 
 def child_environment(defaults: Mapping[str, str]) -> dict[str, str]:

@@ -16,7 +16,10 @@ entries through the extension's source protocol (the `_skill_*` methods below).
 It is part of the docroot provider, not a provider of its own, because FastMCP
 asks every provider on every read: a second one cost about 4 % of each read (B1).
 A skill with an authoring error is left out of the listing and logged once per
-snapshot; the others are listed as usual.
+snapshot; the others are listed as usual. An entry's title, icon and audience
+(`title:`, `icon:`, `audience:`) are in its `_meta` (`guide.server.labels`): the
+extension's entries have no fields for them, and its frontmatter must equal the
+served `SKILL.md`'s, which never carries Guide's keys.
 """
 
 import logging
@@ -29,11 +32,13 @@ from pydantic import ValidationError
 
 from guide import address
 from guide.docroot.built import Built
+from guide.docroot.display import read
 from guide.docroot.folder import Docroot
 from guide.docroot.memo import Once
 from guide.errors import GuideError
 from guide.routes.skill_file import frontmatter
 from guide.server import work
+from guide.server.labels import entry_meta
 from guide.server.skill_digests import manifest
 
 ENTRIES: Once[dict[str, MCPSkill]] = Once("the Skills extension's entries, by address")
@@ -82,7 +87,8 @@ def _entries(docroot: Docroot, built: Built) -> dict[str, MCPSkill]:
             log.warning("skill %s has authoring errors and is left out of skills/list: %s", skill.name, problems[0])
             continue
         try:
-            entry = MCPSkill(uri=address.skill_file_address(skill.name), frontmatter=frontmatter(skill), resources=manifest(docroot, built, skill))
+            entry = MCPSkill(uri=address.skill_file_address(skill.name), frontmatter=frontmatter(skill), resources=manifest(docroot, built, skill),
+                             _meta=entry_meta(built, read(skill.meta)))
         except (ValidationError, GuideError) as error:
             reason = error.errors()[0]["msg"] if isinstance(error, ValidationError) else str(error)
             log.warning("skill %s is left out of skills/list: %s", skill.name, reason)

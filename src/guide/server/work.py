@@ -65,19 +65,21 @@ async def built_or_build(
     *,
     gone: Callable[[], T] | None = None,
     built: Built | None = None,
+    limiter: CapacityLimiter | None = None,
 ) -> T:
     """What `known` finds already built, answered on the event loop; else `make(build)` in a worker thread.
 
     The build is the docroot's current one (made first when files changed), or
-    `built` when given (a read's own). While the docroot folder is gone, `gone()`
-    answers; without `gone`, `DocrootGone` is raised (a read says why it failed).
+    `built` when given (a read's own); `make` runs in a thread of `limiter`'s when
+    given. While the docroot folder is gone, `gone()` answers; without `gone`,
+    `DocrootGone` is raised (a read says why it failed).
     """
     now = built if built is not None else docroot.built()
     found = known(now) if now is not None else UNBUILT
     if found is not UNBUILT:
         return found
     try:
-        return await off_loop(lambda: make(built if built is not None else docroot.build()))
+        return await off_loop(lambda: make(built if built is not None else docroot.build()), limiter=limiter)
     except DocrootGone:
         if gone is None:
             raise

@@ -23,10 +23,14 @@ class Channels:
         """Whether the MCP App form is offered (the `app_forms` setting)."""
         app: tuple[Channel, ...] = (Native(PAGE_URI), Native(), AppForm()) if app_forms else (Native(),)
         self.all: tuple[Channel, ...] = (*app, Agent())
+        self._chosen: dict[Declared, Channel] = {}  # a declaration has a few fields of a few values: the choice is made once for each
 
     def for_request(self, declared: Declared) -> Channel:
         """The channel that takes the pending forms of a request whose client declared `declared` (`Declared.of` the request)."""
-        return next(channel for channel in self.all if channel.carries(declared))
+        found = self._chosen.get(declared)
+        if found is None:
+            found = self._chosen[declared] = next(channel for channel in self.all if channel.carries(declared))
+        return found
 
 
 __all__ = ["Channel", "Channels", "Declared"]

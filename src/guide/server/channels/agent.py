@@ -5,15 +5,13 @@ allow, and otherwise fails with the keywords the caller must supply (its
 wording is `guide.forms.failure`'s).
 """
 
-from collections.abc import Mapping
 from dataclasses import replace
 from functools import partial
-from typing import Any
 
 from fastmcp import Context
 
-from guide.forms.step import Answer, Ask, Request, step
-from guide.server.channels.base import Declared, read_answers
+from guide.forms.step import Ask, Request, step
+from guide.server.channels.base import Declared
 from guide.server.eras.base import Driven, Era, Stepping
 
 
@@ -31,13 +29,9 @@ class Agent:
         """Never: a URL step reaches the agent as its link, in the failure (C7.6)."""
         return False
 
-    async def carry(self, ctx: Context, era: Era, request: Request, asked: Ask, *, answer_timeout: float | None,
+    async def carry(self, ctx: Context | None, era: Era | None, request: Request, asked: Ask, *, answer_timeout: float | None,
                     stepping: Stepping) -> Driven:
         """Settle without asking (a step that cannot ask never asks, so this is reached only by a request opened as asking)."""
         outcome = await stepping(partial(step, replace(request, can_elicit=False), asked.progress))
         assert not isinstance(outcome, Ask)
         return outcome
-
-    def answers(self, returned: Mapping[str, Any] | None) -> dict[str, Answer] | str:
-        """Nothing is asked, so nothing comes back to read; answers given anyway are read as any others."""
-        return read_answers(returned)

@@ -3,18 +3,18 @@
 A read that needs answers tells the model to open the form through Guide's
 tool (`OPEN_TOOL`, whose `_meta.ui.resourceUri` is Guide's page); the host then
 renders the page, which shows the pending forms and submits them through
-`SUBMIT_TOOL`. The components are in `guide.server.channels.app_tools`.
+`SUBMIT_TOOL`. Those rounds are carried by `AppRound`; the components
+(page, tools, sealed state) are in `guide.server.app_form`.
 """
 
-from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
 
 from fastmcp import Context
 
 from guide import address
-from guide.forms.step import Answer, Ask, Request
+from guide.forms.step import Ask, Request
 from guide.server.channels.agent import Agent
-from guide.server.channels.base import Declared, read_answers
+from guide.server.channels.base import Declared
 from guide.server.eras.base import Driven, Era, Pending, Stepping
 
 PAGE_URI = "ui://guide/form.html"
@@ -39,7 +39,7 @@ class AppForm:
         """Never: Guide's page shows forms, not links; a read with a URL step goes to the agent instead (`carry`)."""
         return False
 
-    async def carry(self, ctx: Context, era: Era, request: Request, asked: Ask, *, answer_timeout: float | None,
+    async def carry(self, ctx: Context | None, era: Era | None, request: Request, asked: Ask, *, answer_timeout: float | None,
                     stepping: Stepping) -> Driven:
         """The read's answer: how the model opens the form (the interaction itself runs in the App's tool calls).
 
@@ -49,9 +49,37 @@ class AppForm:
             return await Agent().carry(ctx, era, request, asked, answer_timeout=answer_timeout, stepping=stepping)
         return Pending(opening_text(request, asked))
 
-    def answers(self, returned: Mapping[str, Any] | None) -> dict[str, Answer] | str:
-        """The page's submission (elicitation results by form id) as answers."""
-        return read_answers(returned)
+
+
+@dataclass(frozen=True)
+class Asking:
+    """A round of the App form that asks: the core's request and the forms it asks, with the progress to carry."""
+
+    request: Request
+    asked: Ask
+
+
+class AppRound:
+    """A round of the App form's own interaction (its tools' calls): the forms asked go back to the page, as they are.
+
+    Never chosen for a protocol read (`Channels.for_request`): the App's tools name it.
+    """
+
+    name = "app"
+    asks = True  # an App form asks: defaults are offered pre-filled, never applied silently
+
+    def carries(self, declared: Declared) -> bool:
+        """Only the App form's own tool calls are carried so."""
+        return False
+
+    def opens_links(self, declared: Declared) -> bool:
+        """Never: the page shows forms, not links."""
+        return False
+
+    async def carry(self, ctx: Context | None, era: Era | None, request: Request, asked: Ask, *, answer_timeout: float | None,
+                    stepping: Stepping) -> Driven:
+        """The forms to show on the page, with what the page must carry to the next round."""
+        return Pending(Asking(request, asked))
 
 
 def opening_text(request: Request, asked: Ask) -> str:

@@ -11,9 +11,8 @@ from typing import Any, Protocol
 
 from fastmcp import Context
 
-from guide.forms.step import Answer, Ask, Request
+from guide.forms.step import Ask, Request
 from guide.server.eras.base import Driven, Era, Stepping
-from guide.server.eras.questions import read_answers
 
 APPS_EXTENSION = "io.modelcontextprotocol/ui"
 """The MCP Apps extension, as clients name it under `capabilities.extensions`."""
@@ -71,12 +70,11 @@ class Channel(Protocol):
     def opens_links(self, declared: Declared) -> bool:
         """Whether this channel takes URL steps to the person (else each takes its fallback or fails with its link)."""
 
-    async def carry(self, ctx: Context, era: Era, request: Request, asked: Ask, *, answer_timeout: float | None,
+    async def carry(self, ctx: Context | None, era: Era | None, request: Request, asked: Ask, *, answer_timeout: float | None,
                     stepping: Stepping) -> Driven:
-        """Take the pending forms to the person: to the end of the interaction, or to the reply that waits for them."""
+        """Take the pending forms to the person: to the end of the interaction, or to the reply that waits for them.
 
-    def answers(self, returned: Mapping[str, Any] | None) -> dict[str, Answer] | str:
-        """What came back, as answers for the pure step (by form id); or why it cannot be read."""
+        `ctx` and `era` are the request's; a channel outside the protocol (`guide render`) is given none."""
 
 
-__all__ = ["APPS_EXTENSION", "APP_MIME", "Channel", "Declared", "read_answers"]
+__all__ = ["APPS_EXTENSION", "APP_MIME", "Channel", "Declared"]

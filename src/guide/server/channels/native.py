@@ -7,13 +7,11 @@ a channel of its own (`Native(PAGE_URI)`, offered first), so the client's
 declaration is read once per read, when the channel is chosen.
 """
 
-from collections.abc import Mapping
-from typing import Any
 
 from fastmcp import Context
 
-from guide.forms.step import Answer, Ask, Request
-from guide.server.channels.base import Declared, read_answers
+from guide.forms.step import Ask, Request
+from guide.server.channels.base import Declared
 from guide.server.eras.base import Driven, Era, Stepping
 
 
@@ -35,11 +33,8 @@ class Native:
         """Whether the client declared URL-mode elicitation too: then its URL steps go with its forms."""
         return declared.urls
 
-    async def carry(self, ctx: Context, era: Era, request: Request, asked: Ask, *, answer_timeout: float | None,
+    async def carry(self, ctx: Context | None, era: Era | None, request: Request, asked: Ask, *, answer_timeout: float | None,
                     stepping: Stepping) -> Driven:
         """Ask through the era: in turn with `elicitation/create` (legacy), or all at once in `input_required` (2026-07-28)."""
+        assert ctx is not None and era is not None, "native forms are carried by a protocol request"
         return await era.drive(ctx, request, asked, answer_timeout=answer_timeout, stepping=stepping, ui=self.app_uri)
-
-    def answers(self, returned: Mapping[str, Any] | None) -> dict[str, Answer] | str:
-        """The client's elicitation results by form id."""
-        return read_answers(returned)

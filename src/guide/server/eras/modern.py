@@ -60,9 +60,13 @@ class Modern:
 
     async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None, stepping: Stepping,
                     ui: str | None = None) -> Driven:
-        """The forms to ask, with the state to carry to the retry (nothing is awaited here, so there is no wait to bound)."""
+        """The forms to ask, with the state to carry to the retry (nothing is awaited here, so there is no wait to bound).
+
+        The App page that can render them (`ui`) is named in the result's own `_meta`: this era's schema of a request
+        inside `input_required` has no `_meta` of its own, so the hint each request also carries does not reach the client."""
         return Pending(
             InputRequiredResult(
+                meta={"ui": {"resourceUri": ui}} if ui else None,
                 input_requests={question.form: elicit_request(question, ui) for question in asked.questions},
                 request_state=state.encode(request, asked.progress),
             )

@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 from support.gitrepo import git, make_repo
 
-from guide.docroot import sources
-from guide.docroot.sources import derive, read_source
 from guide.forms.declare import FormSet, declare_forms
 from guide.forms.sources import FILES, GIT_BRANCHES, GIT_TAGS, Source, Unreadable
+from guide.project import sources
+from guide.project.sources import derive, read_source
 
 
 def files(glob: str) -> Source:

@@ -21,16 +21,18 @@ from mcp_types import TextContent
 
 from guide.errors import StateError
 from guide.forms import state
-from guide.routes.lookup import AddressRead
+from guide.forms.step import Question, Request, field_need
+from guide.forms.url_step import UrlQuestion
+from guide.routes.lookup import AddressRead, Call
 from guide.server import metrics
-from guide.server.channels.app import OPEN_TOOL, PAGE_URI, SUBMIT_TOOL, AppForm
-from guide.server.channels.app_state import seal, unseal
+from guide.server.app_form.state import seal, unseal
+from guide.server.channels.app import OPEN_TOOL, PAGE_URI, SUBMIT_TOOL, AppForm, AppRound, Asking
 from guide.server.channels.base import Declared
-from guide.server.eras.base import Era, Opening
+from guide.server.eras.base import Era, Opening, Pending
 from guide.server.eras.questions import read_answers
 from guide.server.hooks import Hooks
 from guide.server.provider import GuideResource
-from guide.server.service import Asking, Service
+from guide.server.service import Service, Turn
 
 PAGE_FILE = "form.html"
 OPEN_DESCRIPTION = (
@@ -38,6 +40,7 @@ OPEN_DESCRIPTION = (
     "Call it with the address the read names, then wait: the user fills the form in, and the instructions arrive in the "
     "conversation when they submit. Never guess the answers."
 )
+ROUND = AppRound()
 SUBMIT_DESCRIPTION = "Used by Guide's form view to send the user's answers; not for the model."
 CSP = ResourceCSP(connect_domains=[], resource_domains=[], frame_domains=[], base_uri_domains=[])
 """The page loads nothing from anywhere: every script and style is in the page itself."""
@@ -105,16 +108,28 @@ async def _round(service: Service, security: RequestStateSecurity, ctx: Context,
         for answer in answers.values():
             metrics.form_answered(answer.action)
         opening = Opening(text, answers)
-    found = await service.step(AddressRead(uri), opening, ctx, era)
-    if isinstance(found, Asking):
-        metrics.form_asked(len(found.asked.questions))
-        metrics.ended("asked")
-        return _asking(security, ctx, uri, found, first=sealed is None)
+    read = AddressRead(uri)
+    found = await service.find(read)
+    if isinstance(found, Call):
+        answered = await service.call(read, found, Turn(ROUND, opening, ctx=ctx, era=era))
+        if isinstance(answered, Pending):
+            asking: Asking = answered.reply
+            metrics.form_asked(len(asking.asked.questions))
+            return _asking(security, ctx, uri, asking, first=sealed is None)
+        found = answered
     return ToolResult(content=[TextContent(type="text", text=found)], structured_content={"guide": "rendered", "uri": uri, "text": found})
 
 
+def _hints(request: Request, question: Question | UrlQuestion) -> dict[str, str]:
+    """What each asked field with bounds accepts, as every channel words it (`guide.forms.described`): the page shows it under the field."""
+    form = next(form for form in request.forms.forms if form.id == question.form)
+    asked = question.schema.get("properties", {}) if isinstance(question, Question) else {}
+    return {field.name: f"Accepts {field_need(request, form, field).accepts}." for field in form.fields if field.name in asked and field.bounds}
+
+
 def _asking(security: RequestStateSecurity, ctx: Context, uri: str, found: Asking, *, first: bool) -> ToolResult:
-    forms = [{"id": question.form, "message": question.message, "schema": dict(question.schema)} for question in found.asked.questions]
+    forms = [{"id": question.form, "message": question.message, "schema": dict(question.schema), "hints": _hints(found.request, question)}
+             for question in found.asked.questions]
     sealed = seal(security, ctx, state.encode(found.request, found.asked.progress))
     asking = "; ".join(question.message.strip().splitlines()[0] for question in found.asked.questions if question.message.strip())
     note = (f"The user now sees the form of {uri} ({asking}). Wait for them to submit it: the instructions then arrive in the conversation."

@@ -8,9 +8,12 @@ import pytest
 from guide.docroot.config import Config
 from guide.docroot.folder import Docroot
 from guide.docroot.memo import UNBUILT
-from guide.docroot.phase import MAX_PROJECTS, PhaseFiles
-from guide.docroot.projects import MAX_ROOTS, OFF, Projects
 from guide.errors import InputError
+from guide.forms.declare import EMPTY
+from guide.project.context import Contexts, ReadContext
+from guide.project.folders import MAX_ROOTS, OFF, Projects
+from guide.project.phase import MAX_PROJECTS, PhaseFiles
+from guide.protocol import PROJECT
 
 REFUSED = "is not a folder inside the projects this server serves"
 
@@ -110,17 +113,31 @@ def test_the_state_files_kept_are_bounded(tmp_path):
     assert files.of(tmp_path / "p1").path == tmp_path / "p1" / ".guide.yaml" and made.count(tmp_path / "p1") == 2  # gone, then made again
 
 
-def test_the_docroot_answers_the_phase_of_each_project(tmp_path):
+def test_the_contexts_answer_the_phase_of_each_project(tmp_path):
     docroot_folder, own, other = tmp_path / "docroot", tmp_path / "own", tmp_path / "other"
     for folder, phase in ((docroot_folder, None), (own, "planning"), (other, "review")):
         folder.mkdir()
         if phase:
             (folder / ".guide.yaml").write_text(f"phase: {phase}\n", encoding="utf-8")
     (docroot_folder / "guide.yaml").write_text("workflow:\n  phases: [planning, review]\n", encoding="utf-8")
-    docroot = Docroot(docroot_folder, own)
-    built = docroot.build()
+    contexts = Contexts(own, Projects(tmp_path))
+    built = Docroot(docroot_folder).build()
     assert isinstance(built.snapshot.config, Config)
-    assert (docroot.active_phase(built), docroot.active_phase(built, other)) == ("planning", "review")
-    assert docroot.known_phase(built, other) == "review"
-    os.utime(other / ".guide.yaml", ns=(1, 1))
-    assert docroot.known_phase(built, other) is UNBUILT  # changed since: known only once read again
+    assert (contexts.phase(built, contexts.own), contexts.phase(built, other)) == ("planning", "review")
+    assert contexts.known(built, EMPTY, {}) == ReadContext(own, "", "planning")  # the own project's state file was read: known on the loop
+    assert contexts.known(built, EMPTY, {PROJECT: (str(other),)}) is UNBUILT  # a named project is checked in a worker
+    assert contexts.decide(built, EMPTY, {PROJECT: (str(other),)}) == ReadContext(other, str(other), "review")
+    os.utime(own / ".guide.yaml", ns=(1, 1))
+    assert contexts.known(built, EMPTY, {}) is UNBUILT  # changed since: known only once read again
+
+
+def test_a_read_that_never_shows_the_phase_is_known_without_its_state_file(tmp_path):
+    docroot_folder, own = tmp_path / "docroot", tmp_path / "own"
+    for folder in (docroot_folder, own):
+        folder.mkdir()
+    (own / ".guide.yaml").write_text("phase: planning\n", encoding="utf-8")
+    (docroot_folder / "guide.yaml").write_text("workflow:\n  phases: [planning, review]\n", encoding="utf-8")
+    contexts, built = Contexts(own), Docroot(docroot_folder).build()
+    assert contexts.known(built, EMPTY, {}) is UNBUILT  # a read that may show the phase: its state file is read first, in a worker
+    assert contexts.known(built, EMPTY, {}, phased=False) == ReadContext(own, "", None)  # one that never does: known on the loop
+    assert contexts.decide(built, EMPTY, {}, phased=False) == ReadContext(own, "", None)

@@ -23,7 +23,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
-from typing import Any, Protocol
 
 from guide.forms.declare import FormSet
 from guide.forms.sources import FILES, GIT_BRANCHES, MAX_CHOICES, Live, Source, Unreadable
@@ -39,15 +38,6 @@ MAX_REFS = 100_000
 _REFS = {GIT_BRANCHES: "refs/heads/", "git-tags": "refs/tags/"}
 _WILD = re.compile(r"[*?\[]")
 log = logging.getLogger("guide")
-
-
-class _HasProject(Protocol):
-    project: Path
-
-
-def project_of(docroot: _HasProject, named: Path | None = None) -> Path:
-    """The project folder a read's sources are about (C10): the one the read named (`Call.project`), else the server's own."""
-    return named if named is not None else docroot.project
 
 
 def derive(forms: FormSet, project: Path, supplied: Mapping[str, Sequence[str]] | None = None, *, time_limit: float | None = None) -> dict[str, Live]:
@@ -223,11 +213,3 @@ def _too_big(entries: bool) -> str:
     if entries:
         return f"cannot be read: the glob looks at more than {MAX_VISITED:,} entries; narrow it (for example `docs/**/*.md` instead of `**/*`)"
     return f"cannot be read: the glob took longer than the time limit ({TIME_LIMIT:g} s); narrow it"
-
-
-def supplied_texts(keywords: Mapping[str, Sequence[str]], args: Sequence[str], arg_fields: Sequence[str]) -> dict[str, list[Any]]:
-    """The texts a read supplies for each field, from its keywords and args (what `derive` checks beyond the offered values)."""
-    texts: dict[str, list[Any]] = {name: list(values) for name, values in keywords.items()}
-    for name, arg in zip(arg_fields, args):
-        texts.setdefault(name, []).append(arg)
-    return texts
