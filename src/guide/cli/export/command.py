@@ -47,6 +47,8 @@ def run(options: argparse.Namespace) -> int:
     root = options.dir.expanduser().absolute()
     try:
         _check_options(options)
+        if not root.is_dir():
+            raise GuideError(f"{root} is not a folder: give the project to write into (its {folders.skills} is made)")
         before = load(root / folders.skills / MANIFEST)
     except GuideError as error:
         return _fail(str(error))
