@@ -155,6 +155,16 @@ def test_a_file_guide_did_not_write_is_never_overwritten_and_nothing_is_written(
     assert mine.read_text().endswith("Mine.\n") and _tree(tmp_path / ".claude") == {"skills/hello/SKILL.md": mine.read_bytes()}
 
 
+def test_a_symlink_inside_the_exported_folders_is_never_written_through(capsys, docroot, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / ".claude/skills").mkdir(parents=True)
+    (tmp_path / ".claude/skills/hello").symlink_to(elsewhere)
+    status, out, err = _export(capsys, docroot, tmp_path)
+    assert status == 1 and f"{tmp_path / '.claude/skills/hello'} is a symlink: guide export-skills does not write through it" in err
+    assert list(elsewhere.iterdir()) == [] and not (tmp_path / ".claude/skills/triage").exists()
+
+
 def test_a_file_edited_since_it_was_exported_is_not_overwritten_by_update(capsys, docroot, tmp_path):
     assert _export(capsys, docroot, tmp_path)[0] == 0
     edited = tmp_path / ".claude/skills/hello/SKILL.md"

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from guide.cli.configured import add_folder_options, settings_of
-from guide.cli.export.files import apply, plan
+from guide.cli.export.files import Plan, apply, plan
 from guide.cli.export.folders import AGENTS, MANIFEST, AgentFolders
 from guide.cli.export.manifest import Entry, Manifest, load, save
 from guide.cli.export.selection import Refused, choose, export
@@ -75,7 +75,8 @@ def run(options: argparse.Namespace) -> int:
         print(f"guide export-skills: nothing was written ({len(changes.refused)} refused)", file=sys.stderr)
         return 1
     apply(changes, exported)
-    manifest = Manifest(folders.name, str(settings.docroot), str(options.project) if options.project else (before.project if before else None),
+    manifest = Manifest(folders.name, str(Path(settings.docroot).absolute()),
+                        str(options.project.absolute()) if options.project else (before.project if before else None),
                         chosen.every, done.entries)
     save(root / folders.skills / MANIFEST, manifest)
     _report(root, folders, done.entries, changes)
@@ -100,7 +101,7 @@ def _given(options: argparse.Namespace) -> list[Entry] | None:
     return [Entry(uri) for uri in options.addresses]
 
 
-def _report(root: Path, folders: AgentFolders, entries: tuple[Entry, ...], changes) -> None:
+def _report(root: Path, folders: AgentFolders, entries: tuple[Entry, ...], changes: Plan) -> None:
     """What was written, one line each, and what asks first."""
     for rel in changes.writes:
         print(f"wrote {rel}")
