@@ -8,6 +8,9 @@ agent channel's own (C7.12 c), read from the failure a client without forms gets
 import asyncio
 import json
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 import skills_ref
@@ -199,3 +202,21 @@ def test_a_manifest_that_is_not_guides_is_refused(capsys, docroot, tmp_path):
     manifest.write_text('{"entries": []}')
     status, out, err = _export(capsys, docroot, tmp_path)
     assert status == 1 and "is not a manifest guide export-skills wrote" in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("agent", ["claude", "agents"])
+def test_the_guide_program_exports_the_bundled_example_and_the_validators_command_line_accepts_each_skill(tmp_path, agent):
+    """The installed programs, as a person runs them: `guide export-skills`, then `agentskills validate` on each folder."""
+    bin_folder = Path(sys.executable).parent
+    done = subprocess.run([str(bin_folder / "guide"), "export-skills", "--agent", agent, str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    skills = tmp_path / AGENTS[agent].skills
+    folders = [folder for folder in skills.iterdir() if folder.is_dir()]
+    assert folders
+    for folder in folders:
+        checked = subprocess.run([str(bin_folder / "agentskills"), "validate", str(folder)], capture_output=True, text=True, timeout=60)
+        assert checked.returncode == 0 and "Valid skill" in checked.stdout, checked.stdout + checked.stderr
+        assert "{{" not in (folder / "SKILL.md").read_text()
+    if agent == "claude":
+        assert all("{{" not in path.read_text() for path in (tmp_path / ".claude/commands").rglob("*.md"))
