@@ -63,7 +63,7 @@ class _Rewriter:
                 if condition is not None:
                     replacement = self._marker(body, tag, condition, opening=True)
             elif tag.sigil == "/" and opened and opened[-1][0] == tag.label:
-                label, condition = opened.pop()
+                _, condition = opened.pop()
                 if condition is not None:
                     replacement = self._marker(body, tag, condition, opening=False)
             elif tag.sigil in ("", "&", "{"):
