@@ -147,7 +147,7 @@ def compile_pattern(pattern: str) -> Any:
     try:
         return _BudgetedPattern(regex.compile(pattern))
     except regex.error as error:
-        raise DeclarationError(f"`pattern` {pattern!r} is not a valid regular expression ({error})") from None
+        raise DeclarationError(f"`pattern` {clip(pattern)!r} is not a valid regular expression ({clip(str(error), 120)})") from None
 
 
 def _read_pattern(pattern: Any) -> Any:

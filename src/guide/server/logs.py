@@ -10,7 +10,6 @@ a server starts, never from a request.
 
 import logging
 import sys
-from typing import Any
 
 from fastmcp.exceptions import ToolError
 from mcp import MCPError
@@ -58,13 +57,10 @@ class OneLine(logging.Formatter):
         record.message = for_log(clipped(record.message), length=None)
         return super().formatMessage(record)
 
-    def formatException(self, ei: Any) -> str:
-        """A traceback, every line indented."""
-        return _indented(super().formatException(ei))
-
-    def formatStack(self, stack_info: str) -> str:
-        """A stack, every line indented."""
-        return _indented(super().formatStack(stack_info))
+    def format(self, record: logging.LogRecord) -> str:
+        """The record's line, then its traceback or stack (as another handler may have written it first), every line indented."""
+        line, _, rest = super().format(record).partition("\n")
+        return f"{line}\n{_indented(rest)}" if rest else line
 
 
 def clipped(message: str, length: int = LOG_LINE_LENGTH) -> str:
