@@ -100,7 +100,7 @@ async def test_fuzz_33_a_read_of_a_pattern_renders_or_fails_in_one_line(tmp_path
             except MCPError as error:
                 message = error.error.message
                 assert message != UNEXPECTED and "\n" not in message and len(message) < 2 * MESSAGE_LIMIT, message
-                event("refused")
+                event("refused: the pattern" if message.startswith("_commands/p.md") else "refused: the value")
             else:
                 assert text.startswith("P ")
                 event("rendered")
