@@ -4,7 +4,10 @@ Reading a source is I/O (a `git` process, a walk of the project's folders), so i
 runs in a worker thread (`guide.server.work`), never on the event loop, and it is
 bounded: one time limit for all the sources of a read (git is killed when it
 runs out), at most `MAX_CHOICES` values offered in a stable order (sorted by
-name), and at most `MAX_VISITED` folder entries looked at by a glob. A source
+name), each of at most `MAX_CHOICE_LENGTH` characters and `MAX_OFFERED` in all
+(what passes is left out and counted in one log line), git's output read line by
+line and each line cut as it comes (`LINE_BYTES`: `packed-refs` takes names of
+any length), and at most `MAX_VISITED` folder entries looked at by a glob. A source
 that cannot be read gives an `Unreadable` with one line saying what and what to
 fix; the details (git's own message) go to the log, once.
 
