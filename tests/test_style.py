@@ -105,7 +105,6 @@ SIZED_FOLDERS = ("src/guide", "bench", "tests")
 
 # sizes: begin (written by `python tests/test_style.py --write-sizes`)
 SIZES_ALLOWED = {
-    "src/guide/render.py::inspect": 44,
     "src/guide/server/connections.py::guarded_protocol": 53,
     "tests/robustness/test_edit_storm.py::test_a_storm_of_edits_is_one_burst_and_no_read_fails": 50,
 }

@@ -2,7 +2,7 @@
 
     python -m bench.probes.stress            # the recorded run (BENCHMARKS.md)
     python -m bench.probes.stress --smoke    # a tiny version of the same run
-    python -m bench.probes.stress --hostile  # the run twice: healthy, then with issue 25's hostile files (bench.probes.stress_hostile)
+    python -m bench.probes.stress --hostile  # the run twice: healthy, then with issues 25 and 33's hostile files (bench.probes.stress_hostile)
 
 One `guide serve --transport http` server on 127.0.0.1 (started as `guide serve`
 starts it, plus a timer probe on its event loop) serves a copy of the bundled
@@ -213,7 +213,7 @@ async def run(load: Load, workdir: Path, *, hostile: bool = False, ceiling_mb: i
     """Put the whole load on one server and return the figures; `hostile`: with issue 25's hostile files present (and a second server)."""
     root = workdir / "docroot"
     shutil.copytree(EXAMPLE_DOCROOT, root)
-    notes = write_hostile(root) if hostile else []
+    notes = write_hostile(root, workdir) if hostile else []
     port, lag_file = free_port(), workdir / "lags.jsonl"
     url = f"http://127.0.0.1:{port}/mcp"
     try:
@@ -309,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     parser = argparse.ArgumentParser(prog="python -m bench.probes.stress", description="Listen streams, an edit storm, waiting sessions and readers at once.")
     parser.add_argument("--smoke", action="store_true", help="a tiny version of the run")
-    parser.add_argument("--hostile", action="store_true", help="run twice, healthy and with issue 25's hostile files, and compare (stress_hostile.py)")
+    parser.add_argument("--hostile", action="store_true", help="run twice, healthy and with issues 25 and 33's hostile files, and compare (stress_hostile.py)")
     parser.add_argument("--out", type=Path, default=None, help="write every figure as JSON")
     options = parser.parse_args(argv)
     quiet()

@@ -1,4 +1,4 @@
-"""The hostile variant of the stress run (`python -m bench.probes.stress --hostile`): the same load with the files of issue 25 present.
+"""The hostile variant of the stress run (`python -m bench.probes.stress --hostile`): the same load with the files of issues 25 and 33 present.
 
 The docroot the readers read also holds, from the start:
 
@@ -7,7 +7,12 @@ The docroot the readers read also holds, from the start:
 - a folder symlink diamond: 18 folders, each linking twice to the next (finding 3);
 - a standalone partial of 400,000 short lines included under 500 spaces (finding 5);
 - a folder with a document in it that the server may not read (finding 9; as
-  root, permissions do not bind, and the run says so).
+  root, permissions do not bind, and the run says so);
+- issue 33's pattern bomb: a command whose field's 40-byte `pattern` nests
+  counted repeats to a billion characters (finding 1);
+- issue 33's huge refs: the project is a git repository whose `packed-refs`
+  holds `main` and 100 branch names of 200 KB (20 MB), and a command offers its
+  branches (`source: git-branches`), read with and without a branch named (finding 2).
 
 The alias bomb in `guide.yaml` flags (finding 4) is in a docroot of its own,
 served by a second server for the whole run: a guide.yaml a server refuses is
@@ -30,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import subprocess
 import sys
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -45,13 +51,36 @@ from bench.probes.soak import rss_mb, wait_ready
 CEILING_MB = 4096
 """The address space each server may take (RLIMIT_AS), in MiB: a healthy server stays far below it."""
 HOSTILE_READ_TIMEOUT = 60.0
-HOSTILE_READS = ("guide://_nested", "guide://_aliases", "guide://_indented")
+HOSTILE_READS = ("guide://_nested", "guide://_aliases", "guide://_indented", "guide://_pattern", "guide://_branches", "guide://_branches?branch=main")
+HUGE_REFS = 100
+HUGE_NAME = 200_000
+"""Characters of each huge branch name (git accepts any length in `packed-refs`)."""
+PATTERN_BOMB = "(?<=x)(?:(?:(?:a{1000}){1000}){1000})"
+BRANCHES = """---
+description: Offers the project's branches.
+elicitation:
+  pick:
+    message: Which branch?
+    schema:
+      type: object
+      properties:
+        branch: {type: string, source: git-branches}
+      required: [branch]
+---
+BRANCH {{kwargs.branch}}
+"""
 FLAG_BOMB_READ = "guide://_flags"
 DIAMOND_LEVELS = 18
 
 
-def write_hostile(root: Path) -> list[str]:
-    """Add the hostile files of findings 1, 2, 3, 5 and 9 to a docroot; return notes on what could not be made as meant."""
+def write_hostile(root: Path, project: Path) -> list[str]:
+    """Add issue 25's hostile files (findings 1, 2, 3, 5, 9) and issue 33's (a pattern bomb, huge refs in `project`) to a docroot;
+    return notes on what could not be made as meant."""
+    (root / "_commands" / "pattern.md").write_text(
+        "---\ndescription: A pattern bomb.\nelicitation:\n  f:\n    message: M.\n    schema:\n      type: object\n      properties:\n"
+        f"        x: {{type: string, pattern: '{PATTERN_BOMB}'}}\n---\nPATTERN {{{{kwargs.x}}}}\n", encoding="utf-8")
+    (root / "_commands" / "branches.md").write_text(BRANCHES, encoding="utf-8")
+    write_huge_refs(project)
     (root / "_commands" / "nested.md").write_text("{{#a}}" * 15_000 + "deep" + "{{/a}}" * 15_000 + "\n", encoding="utf-8")
     aliases = ", ".join(["*big"] * 10_000)
     (root / "_commands" / "aliases.md").write_text(f"---\ndescription: Aliases.\nbig: &big {'x' * 50_000}\nmany: [{aliases}]\n---\nALIASES\n", encoding="utf-8")
@@ -69,6 +98,16 @@ def write_hostile(root: Path) -> list[str]:
     (secret / "hidden.md").write_text("HIDDEN\n", encoding="utf-8")
     secret.chmod(0)
     return ["running as root: the unreadable folder is readable (permissions do not bind root)"] if os.geteuid() == 0 else []
+
+
+def write_huge_refs(project: Path) -> None:
+    """Make `project` a git repository on `main` whose `packed-refs` also names `HUGE_REFS` branches of `HUGE_NAME` characters."""
+    identity = ["-c", "user.name=Bench", "-c", "user.email=bench@example.invalid", "-c", "commit.gpgsign=false"]
+    for command in (["init", "-q", "-b", "main"], ["commit", "-q", "--allow-empty", "-m", "first"]):
+        subprocess.run(["git", *identity, *command], cwd=project, check=True, capture_output=True, timeout=60)
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=project, check=True, capture_output=True, text=True, timeout=60).stdout.strip()
+    names = [f"z{index:03}-" + "n" * HUGE_NAME for index in range(HUGE_REFS)]
+    (project / ".git" / "packed-refs").write_text("".join(f"{head} refs/heads/{name}\n" for name in names), encoding="utf-8")
 
 
 def restore(root: Path) -> None:

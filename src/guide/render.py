@@ -26,18 +26,13 @@ from typing import Any
 
 import mstache
 
-from guide import mustache_tags
 from guide.compiled import TEMPLATES
 from guide.errors import GuideError
-from guide.mustache_tags import Tag, with_lines
-from guide.text import clip, template_text
+from guide.tags import Tag, engine_problem, section_problem, tags_of, text_of, with_lines
+from guide.text import template_text
 
-_LOCATION = re.compile(r"\s*at line (\d+) column \d+")
 _INDENTED = re.compile(r"^(?!$)", re.MULTILINE)
 """Where the engine puts a standalone partial's indentation: the start of every line that is not empty."""
-_QUOTED = re.compile(r"""(['"])(.*)\1""", re.DOTALL)
-TAG_QUOTE = 80
-"""The most characters of a tag an error message quotes."""
 PARTIAL_DEPTH = 64
 """How deeply partials may include partials while rendering; authoring checks refuse loops long before."""
 MAX_NESTING = 64
@@ -85,6 +80,10 @@ class TemplateFacts:
     """The first part of every name a variable or section looks up (`kwargs` for `kwargs.issue`)."""
     wide: bool = False
     """Whether it can print every keyword: it looks up `kwargs` itself, or `.` outside any section."""
+    lookups: int = 0
+    """How many tags look a name up (variables and sections): each counts `WORK_COST` against the output cap when rendered."""
+    encoded: int = 0
+    """How many bytes the body takes in UTF-8, as the engine is handed it (`handing_cost`)."""
 
 
 class RenderLoop(GuideError):
@@ -105,96 +104,68 @@ def inspect(body: str) -> TemplateFacts:
     Sections nested past `MAX_NESTING` are an error found by Guide's own tag
     scan, before the engine tokenizes anything.
     """
-    tags = list(with_lines(body, mustache_tags.tags(body)))  # scanned once: for the nesting first, then for the facts
-    too_deep = _too_deep(body, tags)
+    found = list(with_lines(body, tags_of(body)))  # scanned once: for the nesting first, then for the facts
+    too_deep = _too_deep(body, found)
     if too_deep is not None:
         return TemplateFacts(too_deep, ())
     try:
         # A throwaway cache: checking every file must not evict the templates being served.
         tokens = mstache.tokenize(body.encode(), strict=True, cache={})[1]
     except mstache.SectionException as error:
-        return TemplateFacts(_section_problem(body) or _engine_problem(error), ())
+        return TemplateFacts(section_problem(body) or engine_problem(error), ())
     except mstache.TokenException as error:
-        return TemplateFacts(_engine_problem(error), ())
+        return TemplateFacts(engine_problem(error), ())
+    # The engine's partial tokens (a, b, c = True, False, False) carry the indentation it will give the partial, in tag order.
+    return _facts(body, found, [len(token[4]) for token in tokens if token[0] and not token[1] and not token[2]])
+
+
+def _facts(body: str, found: list[tuple[Tag, int]], partial_indents: list[int]) -> TemplateFacts:
+    """What a body that tokenizes says about itself, read from its tags."""
     partials: dict[str, int] = {}
     counts: dict[str, int] = {}
     references: dict[str, int] = {}
     roots: set[str] = set()
-    indents, wide, depth, tag_length = [], False, 0, 0
-    # The engine's partial tokens (a, b, c = True, False, False) carry the indentation it will give the partial, in tag order.
-    partial_indents = iter([len(token[4]) for token in tokens if token[0] and not token[1] and not token[2]])
-    for tag, line in tags:
+    indents, wide, depth, tag_length, lookups = [], False, 0, 0, 0
+    indenting = iter(partial_indents)
+    for tag, line in found:
         tag_length += tag.end - tag.start
         outside = not depth
         if tag.sigil == ">":
             partials.setdefault(tag.label, line)
             counts[tag.label] = counts.get(tag.label, 0) + 1
-            if indent := next(partial_indents, 0):
+            if indent := next(indenting, 0):
                 indents.append((tag.label, indent, line))
         elif tag.sigil == "/" and depth:
             depth -= 1
         elif tag.sigil in _VALUE_SIGILS:
             depth += tag.sigil in ("#", "^")
+            lookups += 1
             roots.add(tag.label.split(".")[0] if tag.label != "." else ".")
             wide = wide or tag.label == "kwargs" or (tag.label == "." and outside)
             if tag.label.startswith(REFERENCE_ROOTS):
                 references.setdefault(tag.label, line)
     return TemplateFacts(
         None, tuple(partials.items()), tuple(references.items()), tuple(counts.items()), len(body) - tag_length,
-        tuple(indents), len(_INDENTED.findall(body)), frozenset(roots), wide,
+        tuple(indents), len(_INDENTED.findall(body)), frozenset(roots), wide, lookups, len(body.encode("utf-8", "surrogatepass")),
     )
 
 
 def nesting_problem(body: str) -> tuple[int, str] | None:
     """The line and message of the first section that nests deeper than `MAX_NESTING`, found without the engine."""
-    return _too_deep(body, with_lines(body, mustache_tags.tags(body)))
+    return _too_deep(body, with_lines(body, tags_of(body)))
 
 
-def _too_deep(body: str, tags: Iterable[tuple[Tag, int]]) -> tuple[int, str] | None:
+def _too_deep(body: str, found: Iterable[tuple[Tag, int]]) -> tuple[int, str] | None:
     depth = 0
-    for tag, line in tags:
+    for tag, line in found:
         if tag.sigil in ("#", "^"):
             depth += 1
             if depth > MAX_NESTING:
-                message = f"template error: `{_text_of(body, tag)}` nests sections {depth} deep, past the limit of {MAX_NESTING};"
+                message = f"template error: `{text_of(body, tag)}` nests sections {depth} deep, past the limit of {MAX_NESTING};"
                 return line, f"{message} close some sections first, or move the inner part into a partial"
         elif tag.sigil == "/" and depth:
             depth -= 1
     return None
-
-
-def _engine_problem(error: mstache.TokenException) -> tuple[int, str]:
-    found = _LOCATION.search(str(error))
-    # The engine quotes the tag with its line ending spelled out as a backslash and an n.
-    message = _LOCATION.sub("", str(error)).replace("\\n", "").replace("\n", " ")
-    message = _QUOTED.sub(lambda quote: f"'{clip(quote.group(2), TAG_QUOTE)}'", message)  # an unclosed tag may run to the end of the file
-    return (int(found.group(1)) if found else 1), f"template error: {message}"
-
-
-def _section_problem(body: str) -> tuple[int, str] | None:
-    """Where sections fail to pair: the line of a stray closing tag, or of the innermost section never closed.
-
-    The engine's own report of an unclosed section can name an empty tag at the
-    line of a later section, so the tags are paired here again.
-    """
-    opened: list[tuple[Tag, int]] = []
-    for tag, line in with_lines(body, mustache_tags.tags(body)):
-        if tag.sigil in ("#", "^"):
-            opened.append((tag, line))
-        elif tag.sigil == "/" and opened and opened[-1][0].label == tag.label:
-            opened.pop()
-        elif tag.sigil == "/":
-            inside = f"; the innermost open section is `{_text_of(body, opened[-1][0])}`" if opened else ""
-            return line, f"template error: Unopened section `{_text_of(body, tag)}`: it closes no open section{inside}"
-    if not opened:
-        return None
-    tag, line = opened[-1]
-    closing = clip(f"{tag.delimiters[0]}/{tag.label}{tag.delimiters[1]}", TAG_QUOTE)
-    return line, f"template error: Unclosed section `{_text_of(body, tag)}`: it is opened here and never closed; end it with `{closing}`"
-
-
-def _text_of(body: str, tag: Tag) -> str:
-    return clip(body[tag.start:tag.end], TAG_QUOTE)
 
 
 def render(
@@ -227,7 +198,7 @@ def render(
     except mstache.TemplateRecursionError:
         raise RenderLoop(f"partials include each other more than {PARTIAL_DEPTH} levels deep; guide check names the loop") from None
     except mstache.TokenException as error:  # the body was checked before: a partial's syntax error
-        line, message = _engine_problem(error)
+        line, message = engine_problem(error)
         raise budget.refused(line, message) from None
     return "".join(chunks)
 
@@ -297,8 +268,7 @@ class _Checked:
 
     def get(self, key: Any, default: Any = None) -> Any:
         """The kept tokens of a template, else `default` once the template's nesting is checked; a large one counts against the cap."""
-        if len(key[0]) > LARGE_TEMPLATE:
-            self.budget.spend(len(key[0]) // TEXT_SHARE)
+        self.budget.spend(handing_cost(len(key[0])))
         found = TEMPLATES.get(key)
         if found is None:
             problem = nesting_problem(key[0].decode("utf-8", "replace"))
@@ -308,6 +278,11 @@ class _Checked:
 
     def __setitem__(self, key: Any, value: Any) -> None:
         TEMPLATES[key] = value
+
+
+def handing_cost(encoded: int) -> int:
+    """What handing the engine a template of `encoded` bytes counts against the output cap: past `LARGE_TEMPLATE`, a share of it."""
+    return encoded // TEXT_SHARE if encoded > LARGE_TEMPLATE else 0
 
 
 class _Counted:

@@ -74,6 +74,25 @@ def test_17_an_edit_keeps_what_was_made_of_the_other_files(tmp_path, monkeypatch
     assert len(parsed) == 1  # only the edited file is parsed again
 
 
+def test_33_a_rebuild_neither_reads_nor_inspects_an_unchanged_file_again(tmp_path, monkeypatch):
+    """The stress run's hostile variant: every rebuild of an edit storm had read and tokenized an 800 KB partial again (+30 MB of RSS)."""
+    root = write_files(tmp_path / "docroot", {**FILES, "_partials/wide.md": "x\n" * 400_000})
+    docroot = Docroot(root, store=Store(None))
+    first = docroot.build()
+    assert first.template("_partials/wide.md").lines == 400_000 and first.parsed("_commands/a.md").meta["description"] == "A."
+    inspected, read = [], []
+    real_inspect, real_read = filework_module.inspect, filework_module.files.read_text
+    monkeypatch.setattr(filework_module, "inspect", lambda body: inspected.append(len(body)) or real_inspect(body))
+    monkeypatch.setattr(filework_module.files, "read_text", lambda root, rel, *rest, **named: read.append(rel) or real_read(root, rel, *rest, **named))
+    for edit in range(3):
+        write_files(root, {"_commands/b.md": f"---\ndescription: B {edit}.\n---\nB {{{{x}}}}\n"})
+        docroot.invalidate([root / "_commands/b.md"])
+        built = docroot.build()
+        assert built.template("_partials/wide.md").lines == 400_000 and built.template("_commands/b.md").references == ()
+        assert built.parsed("_commands/a.md").meta["description"] == "A."
+    assert read == ["_commands/b.md"] * 3 and len(inspected) == 3  # only the edited file, once per build
+
+
 def test_17_built_made_and_recall_never_build(tmp_path, monkeypatch):
     root = write_files(tmp_path / "docroot", FILES)
     docroot = Docroot(root, store=Store(None))

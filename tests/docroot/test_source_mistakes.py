@@ -21,7 +21,8 @@ def command(field: str) -> str:
 
 
 MISTAKES = {
-    "guide.yaml": "lists:\n  envs: [staging, production]\n  regions:\n    - {value: eu, title: Europe}\n  twice: [a, a]\n  broken: [{value: x, colour: red}]\n",
+    "guide.yaml": "lists:\n  envs: [staging, production]\n  regions:\n    - {value: eu, title: Europe}\n  twice: [a, a]\n  broken: [{value: x, colour: red}]\n"
+                  f"  long: [ok, {'n' * 1025}]\n  titled: [{{value: v, title: {'t' * 1025}}}]\n  heavy: [{', '.join(f'{n:02}' + 'w' * 998 for n in range(33))}]\n",
     "_commands/branch.md": command("{type: string, source: git-branch}"),
     "_commands/file.md": command('{type: string, source: "file:*.md"}'),
     "_commands/tag-case.md": command("{type: string, source: Git-Tags}"),
@@ -100,6 +101,9 @@ def test_c5_broken_lists_in_guide_yaml_are_reported_on_their_line(report):
     assert errors_of(report, "guide.yaml") == [
         (5, "list 'twice' lists a value twice"),
         (6, "list 'broken' must be a non-empty list of values, or of {value, title} with text in both"),
+        (7, f"list 'long' has a value or title of 1,025 characters ('{'n' * 40}...'); a choice takes at most 1,024"),
+        (8, f"list 'titled' has a value or title of 1,025 characters ('{'t' * 40}...'); a choice takes at most 1,024"),
+        (9, "list 'heavy' takes 33,000 characters in all; a list offers at most 32,768"),
     ]
 
 

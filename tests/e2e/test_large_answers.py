@@ -63,3 +63,29 @@ async def test_a_listing_over_what_http_clients_take_fails_naming_the_page_setti
         async with Client(served.url, mode=mode) as client:
             listed = await client.list_resources()  # page after page, each within the bound
     assert sum(resource.name.startswith("c") and resource.name[1:].isdigit() for resource in listed) == COMMANDS
+
+
+BIG = "x" * 600_000  # a 600 KB render: one copy fits, the two a tool result carries (content and structured content) do not
+ASKS_BIG = "---\ndescription: Asks, then renders 600 KB.\nelicitation:\n  f:\n    message: Go?\n    schema:\n      type: object\n" \
+           "      properties:\n        go: {type: boolean}\n      required: [go]\n---\n" + BIG + "{{kwargs.go}}\n"
+
+
+async def test_33_3_every_tool_result_counts_both_its_copies_against_what_http_clients_take(docroot, mode, tmp_path):
+    """Issue 33 finding 3: the App form's tools put the rendered text in the result twice; a 600 KB render had reached a legacy
+    HTTP client as "Server-sent event exceeded the 1048576 byte limit". Now each tool fails with Guide's one line."""
+    docroot.write("_commands/big.md", "---\ndescription: Renders 600 KB.\n---\n" + BIG + "\n")
+    docroot.write("_commands/asksbig.md", ASKS_BIG)
+    with http_server(docroot.root, docroot.project, tmp_path / "server.log") as served:
+        async with Client(served.url, mode=mode) as client:
+            assert await read(client, "guide://_big") == BIG + "\n"  # one copy: sent whole
+            for tool, arguments in (("read_resource", {"uri": "guide://_big"}), ("open_form", {"uri": "guide://_big"})):
+                with pytest.raises(ToolError) as refused:
+                    await client.call_tool(tool, arguments)
+                assert str(refused.value).startswith("the answer to guide://_big would be ") and "\n" not in str(refused.value), tool
+            asked = await client.call_tool("open_form", {"uri": "guide://_asksbig"})  # the form itself is small
+            state = asked.structured_content["state"]
+            with pytest.raises(ToolError, match=r"^the answer to guide://_asksbig would be [\d,]+ bytes once encoded; over HTTP Guide sends"):
+                await client.call_tool("submit_form", {"uri": "guide://_asksbig", "state": state, "answers": {"f": {"action": "accept", "content": {"go": True}}}})
+            small = await client.call_tool("open_form", {"uri": "guide://docs/style"})
+            assert "STYLE GUIDE" in small.structured_content["text"]  # the session still serves
+        assert "Traceback" not in served.log_text()

@@ -1,13 +1,14 @@
 """C5 sources: what `git-*` and `files:` read from a project, within its bounds, and the one line when they cannot."""
 
 import os
+import tracemalloc
 from pathlib import Path
 
 import pytest
 from support.gitrepo import git, make_repo
 
 from guide.forms.declare import FormSet, declare_forms
-from guide.forms.sources import FILES, GIT_BRANCHES, GIT_TAGS, Source, Unreadable
+from guide.forms.sources import FILES, GIT_BRANCHES, GIT_TAGS, MAX_CHOICE_LENGTH, MAX_OFFERED, Offered, Source, Unreadable, within_bounds
 from guide.project import sources
 from guide.project.sources import derive, read_source
 
@@ -140,3 +141,43 @@ def test_c5_a_value_a_caller_names_never_reaches_gits_command_line(tmp_path):
     planted = tmp_path / "planted"
     found = read_source(Source(GIT_BRANCHES), repo, wanted=(f"--output={planted}", "x", "-h"))
     assert found == ("main", "x") and not planted.exists()  # compared with what git listed, never passed to it
+
+
+def packed(repo: Path, names: list[str]) -> Path:
+    """`repo` with `names` as branches written straight into `packed-refs` (git accepts names of any length there)."""
+    head = git(repo, "rev-parse", "HEAD").strip()
+    lines = ["# pack-refs with: peeled fully-peeled sorted"] + [f"{head} refs/heads/{name}" for name in sorted(names)]
+    (repo / ".git" / "packed-refs").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return repo
+
+
+def test_33_2_names_longer_than_a_choice_are_left_out_and_counted_in_one_log_line(tmp_path, caplog):
+    repo = packed(make_repo(tmp_path / "repo"), ["a" * 1025, "b" + "é" * 1024, "c" + "x" * 1023, "d-ok"])
+    assert read_source(Source(GIT_BRANCHES), repo) == ("c" + "x" * 1023, "d-ok", "main")
+    assert [record.getMessage().split(" left out ")[1] for record in caplog.records] == [f"2 values longer than {MAX_CHOICE_LENGTH:,} characters"]
+    assert read_source(Source(GIT_BRANCHES), repo, wanted=("a" * 1025, "d-ok")) == ("c" + "x" * 1023, "d-ok", "main")  # named: still too long
+
+
+def test_33_2_a_source_of_only_huge_names_is_refused_in_one_line_and_kept_small(tmp_path):
+    """The issue's repository: 100 branch names of 200 KB (20 MB of `packed-refs`)."""
+    repo = packed(make_repo(tmp_path / "repo"), [f"b{n:03}-" + "n" * 200_000 for n in range(100)])
+    tracemalloc.start()
+    try:
+        found = read_source(Source(GIT_BRANCHES), repo)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert found == Unreadable("source git-branches has no value Guide can offer: it left out 100 values longer than 1,024 characters;"
+                               " shorten them, or use another source")
+    assert peak < 4 * 1024 * 1024, f"{peak:,} bytes held while reading 20 MB of names"  # before: every name whole, 80 MB and more
+
+
+def test_33_2_values_past_the_total_a_source_offers_are_left_out(tmp_path):
+    deep = "/".join(["f" * 199] * 5)  # 999 characters: paths of 1,000 in folders of names a file system takes
+    touch(tmp_path, *(f"{n:02}/{deep}" for n in range(40)))
+    found = read_source(files("**"), tmp_path)
+    assert len(found) == MAX_OFFERED // 1002 and {len(path) for path in found} == {1002}
+    assert within_bounds(["a", "b" * 5, "c"], count=2) == Offered(("a", "b" * 5))
+    assert within_bounds(["x" * (MAX_CHOICE_LENGTH + 1), "y"] + ["z" * 1000] * 40).note() == (
+        f"left out 1 values longer than {MAX_CHOICE_LENGTH:,} characters and 8 values past the {MAX_OFFERED:,} characters a source offers in all"
+    )

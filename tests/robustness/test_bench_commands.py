@@ -1,4 +1,4 @@
-"""The soak, stall and loop-probe commands run and report figures (their targets are checked in BENCHMARKS.md, never here)."""
+"""The soak, stall, loop-probe and round-5 fuzz commands run and report figures (their targets are checked in BENCHMARKS.md, never here)."""
 
 import json
 import math
@@ -45,3 +45,12 @@ def test_the_loop_probe_command_reports_how_long_each_request_held_the_loop(tmp_
     result = json.loads(out.read_text(encoding="utf-8"))
     figure = result["figures"]["one page"]
     assert figure["cases"] and all(math.isfinite(case["held_ms"]) and case["request_ms"] > 0 for case in figure["cases"].values())
+
+
+def test_the_round_5_fuzz_command_counts_cases_and_peak_memory(tmp_path):
+    out = tmp_path / "fuzz.json"
+    done = _run("bench.probes.fuzz_round5", "--smoke", "--out", str(out))
+    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    result = json.loads(out.read_text(encoding="utf-8"))
+    assert result["clean"] and result["total"]["failing"] == 0 and result["total"]["passing"] >= 100
+    assert all(case["passing"] > 0 and case["peak_rss_mb"] > 0 for case in result["cases"].values())

@@ -84,7 +84,7 @@ def test_25_1_and_5_guide_check_names_the_file_and_line_of_deep_nesting_and_heav
         " close some sections first, or move the inner part into a partial" in lines
     [wide] = [line for line in lines if line.startswith("_commands/wide.md:")]
     assert wide.startswith("_commands/wide.md:6: `{{>long}}` expands to about ")
-    assert f" characters, {PARTIAL_LINES * INDENT:,} of them indentation:" in wide
+    assert f" characters, {2 * PARTIAL_LINES * INDENT:,} of them indentation (built, then printed):" in wide
     assert f"partial long ({PARTIAL_LINES:,} lines) is indented {INDENT:,} spaces, past the output cap of {MAX_OUTPUT:,}" in wide
     assert not [line for line in lines if line.startswith(("_commands/fine.md", "_commands/usesdeep.md"))]
 

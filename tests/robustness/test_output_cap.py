@@ -16,6 +16,7 @@ from mcp import MCPError
 
 from guide.cli import main
 from guide.docroot.folder import Docroot
+from guide.docroot.partials import COUNTED
 from guide.errors import GuideError
 from guide.forms.step import step
 from guide.render import MAX_OUTPUT, RenderTooLarge, render
@@ -118,8 +119,8 @@ def test_19_1_check_reports_the_partial_expansion_and_its_chain(tmp_path, capsys
     chain = " -> ".join(f"p{level}" for level in range(LEVELS))
     assert (error["path"], error["line"]) == ("_commands/bomb.md", 6)
     assert error["message"] == (
-        f"`{{{{>p0}}}}` expands to about 100,000,009 characters through partials {chain}, past the output cap of {MAX_OUTPUT:,},"
-        " so every read would stop there; include fewer partials, or each fewer times"
+        f"`{{{{>p0}}}}` expands to about {10**8 + 9 + 8 * 11_111_111:,} characters through partials {chain}, past the output cap of {MAX_OUTPUT:,},"
+        f" so every read would stop there ({COUNTED}); include fewer partials, or each fewer times"
     )
 
 

@@ -1,6 +1,6 @@
 """`bench.probes.stress --hostile`'s pieces, without its runs (those take minutes): the hostile files and the verdict."""
 
-from bench.probes.stress_hostile import compare, restore, write_flag_bomb, write_hostile
+from bench.probes.stress_hostile import HUGE_NAME, HUGE_REFS, PATTERN_BOMB, compare, restore, write_flag_bomb, write_hostile
 from guide.docroot.files import MAX_FILE_SIZE
 
 
@@ -9,8 +9,12 @@ def test_the_hostile_variant_writes_each_hostile_file_within_the_file_cap_and_ju
     root = tmp_path / "docroot"
     (root / "_commands").mkdir(parents=True)
     (root / "_partials").mkdir()
-    write_hostile(root)
+    (tmp_path / "project").mkdir()
+    write_hostile(root, tmp_path / "project")
     restore(root)
+    assert PATTERN_BOMB in (root / "_commands/pattern.md").read_text(encoding="utf-8") and len(PATTERN_BOMB) < 40
+    refs = (tmp_path / "project/.git/packed-refs").read_text(encoding="utf-8").splitlines()
+    assert len(refs) == HUGE_REFS and {len(line.split(" refs/heads/")[1]) for line in refs} == {HUGE_NAME + 5}
     nested = (root / "_commands/nested.md").read_text(encoding="utf-8")
     assert nested.count("{{#a}}") == 15_000 and (root / "_commands/aliases.md").read_text(encoding="utf-8").count("*big") == 10_000
     assert (root / "_commands/indented.md").read_text(encoding="utf-8").splitlines()[1] == " " * 500 + "{{>wide}}"

@@ -3,7 +3,7 @@
 import io
 import logging
 
-from guide.server.logs import FORMAT, OneLine
+from guide.server.logs import FORMAT, LOG_LINE_LENGTH, OneLine
 from guide.text import for_log
 
 FORGED = "2026-01-01 00:00:00 INFO forged"
@@ -34,3 +34,31 @@ def test_an_address_with_a_newline_cannot_start_a_line_of_its_own():
 def test_client_values_are_escaped_and_clipped():
     assert for_log("a\r\n\x1b[31m\u202eb\u2066") == "a\\r\\n\\x1b[31m\\u202eb\\u2066"
     assert for_log("x" * 500) == "x" * 200 + "..."
+
+
+def test_a_long_message_keeps_its_start_and_end_and_counts_what_was_left_out():
+    written = _log("Error reading resource %r: %s", "guide://_x?" + "b" * 50_000, "the reason")
+    assert len(written) < LOG_LINE_LENGTH + 100
+    assert "guide://_x?bbb" in written and written.rstrip().endswith("bbb': the reason")
+    left_out = len("Error reading resource 'guide://_x?': the reason") + 50_000 - LOG_LINE_LENGTH
+    assert f" ...({left_out:,} characters left out)... " in written
+
+
+def test_a_traceback_s_lines_are_indented_so_none_reads_as_a_record():
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(OneLine(FORMAT))
+    logger = logging.getLogger("guide.test-forging-traceback")
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        try:
+            raise ValueError(f"bad\n{FORGED}")
+        except ValueError:
+            logger.exception("failed")
+    finally:
+        logger.removeHandler(handler)
+    lines = stream.getvalue().splitlines()
+    assert lines[0].endswith("failed") and len(lines) > 2
+    assert all(line.startswith("    ") for line in lines[1:])
+    assert not any(line.startswith(FORGED) for line in lines)

@@ -11,9 +11,11 @@ from guide.docroot import files
 from guide.docroot.entries import Entry, read_collections, read_instructions
 from guide.docroot.frontmatter import FrontmatterError, composed, line_in, load_mapping, locate
 from guide.errors import Problem
+from guide.forms.sources import MAX_CHOICE_LENGTH, MAX_OFFERED
 from guide.forms.url_step import host_entry_problem
 from guide.forms.values import same_value
 from guide.spelling import near_miss
+from guide.text import clip
 
 CONFIG_NAME = "guide.yaml"
 DEFAULT_STATE_FILE = ".guide.yaml"
@@ -137,9 +139,23 @@ def read_lists(data: Any, problem: Callable[[tuple[str, ...], str], None]) -> di
             problem(("lists", name), f"list {name!r} lists a value twice")
         elif len(values) > MAX_LIST:
             problem(("lists", name), f"list {name!r} has {len(values)} values; a list holds at most {MAX_LIST} (the most a form offers)")
+        elif bound := _list_bound(options):
+            problem(("lists", name), f"list {name!r} {bound}")
         else:
             lists[name] = tuple(options)
     return lists
+
+
+def _list_bound(options: list[tuple[str, str | None]]) -> str | None:
+    """What passes a source's bounds in a list (`MAX_CHOICE_LENGTH` a value or title, `MAX_OFFERED` in all), or None."""
+    texts = [text for option in options for text in option if text is not None]
+    longest = max(texts, key=len)
+    if len(longest) > MAX_CHOICE_LENGTH:
+        return f"has a value or title of {len(longest):,} characters ({clip(longest)!r}); a choice takes at most {MAX_CHOICE_LENGTH:,}"
+    total = sum(map(len, texts))
+    if total > MAX_OFFERED:
+        return f"takes {total:,} characters in all; a list offers at most {MAX_OFFERED:,}"
+    return None
 
 
 def _option(entry: Any) -> tuple[str, str | None] | None:

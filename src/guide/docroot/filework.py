@@ -6,7 +6,9 @@ what is not: the frontmatter from the store's kept parses when the file's stamp
 matches, else read and parsed. A listing needs only the frontmatter, so no text
 is kept with it; a file's text and the template facts of its body are kept in
 bounded memos (`TEXTS`, `TEMPLATES`): a check of every file keeps the last
-thousand or so, and a render reads a body it lost again.
+thousand or so, and a render reads a body it lost again. A new build takes
+over what these hold of the files unchanged since the previous one, so an edit
+storm does not read and inspect the same large files again at every rebuild.
 
 Each file's work is one frozen record (`FileWork`) in a cell. A thread that
 makes more of it (a parse, a summary, declared forms) does so outside any lock,
@@ -21,6 +23,7 @@ ever gone through under that lock.
 import threading
 import time
 from collections.abc import Hashable, Mapping
+from functools import partial
 from typing import Any, NamedTuple
 
 from guide.docroot import files
@@ -92,7 +95,7 @@ class Works:
         self.sources = sources
         self._lock: threading.Lock = previous._lock if previous is not None else threading.Lock()
         with self._lock:
-            self._cells: dict[str, _Cell] = {rel: cell for rel, cell in previous._cells.items() if self._unchanged(rel, previous.sources)} if previous else {}
+            self._cells: dict[str, _Cell] = {rel: cell for rel, cell in previous._cells.items() if self.unchanged(rel, previous.sources)} if previous else {}
         # What the previous build makes later of an unchanged file is taken over when first asked for, not lost.
         self._previous = (previous._cells, previous.sources) if previous is not None else None
 
@@ -146,7 +149,7 @@ class Works:
             cell = self._previous_cell(rel)
             if cell is None:
                 cell = _Cell(NOTHING)
-                if self._previous is not None and self._unchanged(rel, self._previous[1]):
+                if self._previous is not None and self.unchanged(rel, self._previous[1]):
                     self._previous[0][rel] = cell  # the previous build may still be at work on the file: it shares what is made
             self._cells[rel] = cell
         return cell
@@ -155,9 +158,9 @@ class Works:
         if self._previous is None:
             return None
         cells, sources = self._previous
-        return cells.get(rel) if self._unchanged(rel, sources) else None
+        return cells.get(rel) if self.unchanged(rel, sources) else None
 
-    def _unchanged(self, rel: str, before: Mapping[str, Source]) -> bool:
+    def unchanged(self, rel: str, before: Mapping[str, Source]) -> bool:
         """Whether a file of this snapshot has the same source (path, stamp, identity) as in `before`."""
         return rel in self.sources and before.get(rel) == self.sources[rel]
 
@@ -173,6 +176,10 @@ class Files:
         self.works: Works = Works(snapshot.sources, previous.works if previous is not None else None)
         self._texts = memos.of(TEXTS)
         self._templates = memos.of(TEMPLATES)
+        if previous is not None:
+            unchanged = partial(self.works.unchanged, before=previous.snapshot.sources)
+            self._texts.carry(previous._texts, unchanged)
+            self._templates.carry(previous._templates, unchanged)
 
     def work(self, rel: str) -> FileWork:
         """What has been made of a file so far (nothing is made now)."""

@@ -91,6 +91,14 @@ class Memo(Generic[T]):
             self.size += size
             return value
 
+    def carry(self, other: "Memo[T]", still: Callable[[Hashable], bool]) -> None:
+        """Keep what `other` keeps under the keys `still` accepts, oldest first (a new build takes over what still holds)."""
+        with other._lock:
+            items = list(other._values.items())
+        for key, value in items:
+            if still(key):
+                self.keep(key, value)
+
     def __len__(self) -> int:
         return len(self._values)
 

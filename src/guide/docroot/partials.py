@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from guide.errors import Problem
-from guide.render import MAX_OUTPUT, TemplateFacts
+from guide.render import MAX_OUTPUT, WORK_COST, TemplateFacts, handing_cost
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,8 @@ class Indentation:
     """What one inclusion of each partial may cost in indentation: its spaces times its lines."""
     chain: tuple[str, ...] = ()
     """The partials from the body to the one whose indentation weighs most."""
+    handed: int = 0
+    """What handing the engine the indented copies counts beyond the partials' own share (`handing_cost`)."""
 
     def cost(self, name: str) -> int:
         """What one inclusion of partial `name` may cost in indentation (0 when it is never indented)."""
@@ -83,9 +85,11 @@ class PartialGraph:
         return list(seen)
 
     def expansion(self, facts: TemplateFacts) -> Expansion:
-        """How many characters a body expands to with every section rendered once and no value printed.
+        """How much of the output cap a body takes with every section rendered once and no value printed, as a render counts it.
 
-        That is its text plus, for each partial, the number of tags that include
+        That is its text, `WORK_COST` for each lookup and each inclusion, a
+        share of a large template each time the engine is handed it
+        (`handing_cost`), plus, for each partial, the number of tags that include
         it times the partial's own expansion (a loop adds nothing: it is reported
         on its own). Counted, never rendered: partials that each include the next
         ten times cost eight small sums here, where rendering them would make
@@ -118,8 +122,11 @@ class PartialGraph:
         return self._sizes[start][0]
 
     def _weigh(self, facts: TemplateFacts) -> tuple[int, str | None]:
-        size, heaviest, weight = facts.text_length, None, -1
+        """What one hand-over of a template counts against the output cap (as `guide.render.render` counts), and its heaviest partial."""
+        size = facts.text_length + WORK_COST * facts.lookups + handing_cost(facts.encoded)
+        heaviest, weight = None, -1
         for name, count in facts.inclusions:
+            size += count * WORK_COST
             if name in self._sizes:  # else it is on the path being worked out: a loop, reported on its own
                 part = count * self._sizes[name][0]
                 size += part
@@ -148,13 +155,14 @@ class PartialGraph:
         weights = {name: min(SATURATED, times[name] * cost) for name, cost in costs.items()}
         if not weights:
             return Indentation()
+        handed = sum(min(SATURATED, times[name] * _handing_more(self.template_of(name).encoded, cost)) for name, cost in costs.items())
         heaviest: str | None = max(weights, key=weights.__getitem__)
         chain: list[str] = []
         while heaviest is not None and heaviest not in chain:
             chain.append(heaviest)
             heaviest = before[heaviest]
         spaced = {name: value for name, value in spaces.items() if value}
-        return Indentation(min(SATURATED, sum(weights.values())), spaced, costs, tuple(reversed(chain)))
+        return Indentation(min(SATURATED, sum(weights.values())), spaced, costs, tuple(reversed(chain)), handed)
 
     def _in_order(self, facts: TemplateFacts, reached: list[str]) -> Iterable[tuple[str | None, str, int, int]]:
         """Each inclusion (includer, partial, its tag's most spaces, how many tags), includers before what they include."""
@@ -214,29 +222,53 @@ class PartialGraph:
 def expansion_problem(
     path: str, body_line: int, facts: TemplateFacts, expansion: Expansion, indentation: Indentation = Indentation(), cap: int = MAX_OUTPUT,
 ) -> Problem | None:
-    """The error of an entrypoint whose partials alone expand past the output cap (C9): every read of it would stop there.
+    """The error of an entrypoint that takes more of the output cap than it has before any value is printed (C9).
 
-    The expansion counts the indentation the engine builds for indented partials too.
+    What is counted is what a render counts (`guide.render.render`): text, work
+    and the indentation the engine builds for indented partials, once as it
+    builds the copy and once as it prints it. So a read of an entrypoint this
+    passes does not stop at the cap unless values print more or loop.
     """
-    size = expansion.size + indentation.size
-    if size <= cap or not (expansion.chain or indentation.chain):
+    size = expansion.size + 2 * indentation.size + indentation.handed
+    if size <= cap:
         return None
-    if indentation.size >= expansion.size:
-        first, last = indentation.chain[0], indentation.chain[-1]
-        lines = indentation.costs[last] // indentation.spaces[last]
+    if indentation.chain and 2 * indentation.size >= expansion.size:
+        return _indented_too_much(path, body_line, facts, indentation, size, cap)
+    if expansion.chain:
+        first = expansion.chain[0]
         message = (
-            f"`{{{{>{first}}}}}` expands to about {size:,} characters, {indentation.size:,} of them indentation:"
-            f" partial {last} ({lines:,} lines) is indented {indentation.spaces[last]:,} spaces{_through(indentation.chain)},"
-            f" past the output cap of {cap:,}, so every read would stop there; indent the tags less, or include shorter partials"
+            f"`{{{{>{first}}}}}` expands to about {size:,} characters through partials {' -> '.join(expansion.chain)},"
+            f" past the output cap of {cap:,}, so every read would stop there ({COUNTED}); include fewer partials, or each fewer times"
         )
-        tags = [(indent, -line) for name, indent, line in facts.indents if name == first]  # the most indented, the first of those
-        return Problem(path=path, line=body_line + (-max(tags)[1] if tags else dict(facts.partials)[first]) - 1, message=message)
-    first = expansion.chain[0]
+        return Problem(path=path, line=body_line + dict(facts.partials)[first] - 1, message=message)
     message = (
-        f"`{{{{>{first}}}}}` expands to about {size:,} characters through partials {' -> '.join(expansion.chain)},"
-        f" past the output cap of {cap:,}, so every read would stop there; include fewer partials, or each fewer times"
+        f"the body counts about {size:,} characters against the output cap of {cap:,}, so every read would stop there ({COUNTED});"
+        " look up fewer names, or split it"
     )
-    return Problem(path=path, line=body_line + dict(facts.partials)[first] - 1, message=message)
+    return Problem(path=path, line=body_line, message=message)
+
+
+COUNTED = (f"a render counts text, {WORK_COST} for each lookup and each partial included, and an eighth of the bytes of a template"
+           " over 256 KiB each time it is included")
+"""How an expansion error says what the render counts."""
+
+
+def _indented_too_much(path: str, body_line: int, facts: TemplateFacts, indentation: Indentation, size: int, cap: int) -> Problem:
+    """The error of an entrypoint whose partials are indented past the output cap: the tag that indents most."""
+    first, last = indentation.chain[0], indentation.chain[-1]
+    lines = indentation.costs[last] // indentation.spaces[last]
+    message = (
+        f"`{{{{>{first}}}}}` expands to about {size:,} characters, {2 * indentation.size:,} of them indentation (built, then printed):"
+        f" partial {last} ({lines:,} lines) is indented {indentation.spaces[last]:,} spaces{_through(indentation.chain)},"
+        f" past the output cap of {cap:,}, so every read would stop there; indent the tags less, or include shorter partials"
+    )
+    tags = [(indent, -line) for name, indent, line in facts.indents if name == first]  # the most indented, the first of those
+    return Problem(path=path, line=body_line + (-max(tags)[1] if tags else dict(facts.partials)[first]) - 1, message=message)
+
+
+def _handing_more(encoded: int, indentation: int) -> int:
+    """What an indented copy of a template counts when handed to the engine, beyond the template itself."""
+    return handing_cost(encoded + indentation) - handing_cost(encoded)
 
 
 def _through(chain: tuple[str, ...]) -> str:

@@ -145,9 +145,11 @@ def compile_pattern(pattern: str) -> Any:
     import regex  # only patterns RE2 refuses need it: most docroots never load it
 
     try:
-        return _BudgetedPattern(regex.compile(pattern))
+        # Not kept in regex's own cache (500 patterns whatever their size): a pattern near the bound compiles to about 14 MB,
+        # and the forms holding it are the only owners it needs (an edited docroot's old ones go with their build).
+        return _BudgetedPattern(regex.compile(pattern, cache_pattern=False))
     except regex.error as error:
-        raise DeclarationError(f"`pattern` {pattern!r} is not a valid regular expression ({error})") from None
+        raise DeclarationError(f"`pattern` {clip(pattern)!r} is not a valid regular expression ({clip(str(error), 120)})") from None
 
 
 def _read_pattern(pattern: Any) -> Any:

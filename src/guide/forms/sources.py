@@ -7,6 +7,7 @@ step receives them as plain values (`Request.live`).
 """
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from guide.spelling import near_miss
@@ -112,6 +113,44 @@ def _list_problem(name: str, lists: frozenset[str] | set[str]) -> str | None:
 
 MAX_CHOICES = 100
 """The most choices a source offers: the most a completion answer holds (the MCP cap), and plenty for a form."""
+MAX_CHOICE_LENGTH = 1024
+"""The longest value a source offers, in characters (a branch name, a file's path); a longer one is left out."""
+MAX_OFFERED = 32 * 1024
+"""The most characters a source's values take together; the values past it are left out."""
+
+
+@dataclass(frozen=True)
+class Offered:
+    """What a source offers of the values it holds, and how many it left out by `within_bounds`."""
+
+    values: tuple[str, ...]
+    too_long: int = 0
+    """Values longer than `MAX_CHOICE_LENGTH`."""
+    past_total: int = 0
+    """Values that would have been offered but for `MAX_OFFERED`."""
+
+    def note(self) -> str | None:
+        """What was left out, counted in a few words ("left out 3 values longer than ..."), or None when nothing was."""
+        parts = ([f"{self.too_long:,} values longer than {MAX_CHOICE_LENGTH:,} characters"] if self.too_long else []) + (
+            [f"{self.past_total:,} values past the {MAX_OFFERED:,} characters a source offers in all"] if self.past_total else [])
+        return f"left out {' and '.join(parts)}" if parts else None
+
+
+def within_bounds(ordered: Iterable[str], count: int = MAX_CHOICES) -> Offered:
+    """The first `count` of `ordered` that fit `MAX_CHOICE_LENGTH` each and `MAX_OFFERED` together, and how many were left out."""
+    kept: list[str] = []
+    too_long = past_total = total = 0
+    for value in ordered:
+        if len(kept) + past_total >= count:
+            break
+        if len(value) > MAX_CHOICE_LENGTH:
+            too_long += 1
+        elif total + len(value) > MAX_OFFERED:
+            past_total += 1
+        else:
+            kept.append(value)
+            total += len(value)
+    return Offered(tuple(kept), too_long, past_total)
 
 
 @dataclass(frozen=True)

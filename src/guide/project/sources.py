@@ -4,7 +4,10 @@ Reading a source is I/O (a `git` process, a walk of the project's folders), so i
 runs in a worker thread (`guide.server.work`), never on the event loop, and it is
 bounded: one time limit for all the sources of a read (git is killed when it
 runs out), at most `MAX_CHOICES` values offered in a stable order (sorted by
-name), and at most `MAX_VISITED` folder entries looked at by a glob. A source
+name), each of at most `MAX_CHOICE_LENGTH` characters and `MAX_OFFERED` in all
+(what passes is left out and counted in one log line), git's output read line by
+line and each line cut as it comes (`LINE_BYTES`: `packed-refs` takes names of
+any length), and at most `MAX_VISITED` folder entries looked at by a glob. A source
 that cannot be read gives an `Unreadable` with one line saying what and what to
 fix; the details (git's own message) go to the log, once.
 
@@ -16,6 +19,7 @@ folders without following any symbolic link (a link is never listed either).
 import logging
 import os
 import re
+import selectors
 import signal
 import subprocess
 import time
@@ -25,7 +29,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 
 from guide.forms.declare import FormSet
-from guide.forms.sources import FILES, GIT_BRANCHES, MAX_CHOICES, Live, Source, Unreadable
+from guide.forms.sources import FILES, GIT_BRANCHES, MAX_CHOICE_LENGTH, MAX_CHOICES, Live, Source, Unreadable, within_bounds
 
 TIME_LIMIT = 5.0
 """Seconds all the live sources of one read may take together; git is killed when they run out."""
@@ -35,6 +39,11 @@ MAX_DEPTH = 64
 """The deepest folder a glob enters below the project (each level holds an open folder while it is walked)."""
 MAX_REFS = 100_000
 """The most refs read to check a value a caller named (a keyword or arg) beyond the offered ones."""
+LINE_BYTES = 4 * (MAX_CHOICE_LENGTH + 64)
+"""The most bytes of one line of git's output kept: a name of `MAX_CHOICE_LENGTH` characters fits whole, and a longer one is kept
+long enough to be known too long (UTF-8 takes at most 4 bytes a character)."""
+ERROR_BYTES = 4096
+"""The most bytes of git's error output kept (its first line goes to the log)."""
 _REFS = {GIT_BRANCHES: "refs/heads/", "git-tags": "refs/tags/"}
 _WILD = re.compile(r"[*?\[]")
 log = logging.getLogger("guide")
@@ -74,9 +83,22 @@ def read_source(source: Source, project: Path, wanted: Sequence[str] = (), deadl
     if not found:
         return Unreadable(f"source {source} {_nothing(source)}")
     ordered = sorted(set(found))
-    offered = ordered[:MAX_CHOICES]
+    offered = _offered(source, project, ordered)
+    if isinstance(offered, Unreadable):
+        return offered
     held = set(ordered)
-    return tuple(offered + [value for value in wanted if value in held and value not in offered[:MAX_CHOICES]])
+    return offered + tuple(value for value in wanted if value in held and len(value) <= MAX_CHOICE_LENGTH and value not in offered)
+
+
+def _offered(source: Source, project: Path, ordered: list[str]) -> tuple[str, ...] | Unreadable:
+    """The values of `ordered` a source offers within its bounds (`within_bounds`); what it left out is logged in one line."""
+    chosen = within_bounds(ordered)
+    note = chosen.note()
+    if note:
+        log.warning("source %s in the project %s %s", source, project, note)
+    if not chosen.values:
+        return Unreadable(f"source {source} has no value Guide can offer: it {note}; shorten them, or use another source")
+    return chosen.values
 
 
 @dataclass
@@ -117,7 +139,7 @@ def _run(command: list[str], cwd: Path, deadline: float) -> str:
     except OSError as error:
         raise _Cannot("cannot be read: git could not be started where the server runs (is it installed?)", str(error)) from None
     try:
-        out, err = process.communicate(timeout=remaining)
+        out, err = _communicate(process, remaining)
     except subprocess.TimeoutExpired:
         _kill(process)
         message = f"cannot be read: git did not answer within the time limit ({TIME_LIMIT:g} s); try again, or check the repository"
@@ -126,6 +148,61 @@ def _run(command: list[str], cwd: Path, deadline: float) -> str:
         said = err.decode("utf-8", "replace").strip().splitlines()
         raise _Cannot(f"cannot be read: git failed (exit {process.returncode}); the server log says why", said[0] if said else "")
     return out.decode("utf-8", "replace")
+
+
+def _communicate(process: subprocess.Popen, timeout: float) -> tuple[bytes, bytes]:
+    """What `process` writes until it ends: each line of its output cut to `LINE_BYTES` as it comes, its errors' first `ERROR_BYTES`.
+
+    Like `Popen.communicate`, but what is kept is bounded whatever git writes
+    (100 branch names of 200 KB each are 20 MB): a value longer than a source
+    offers is never held whole, only enough of it to be known too long.
+    """
+    out, err = _Lines(LINE_BYTES), bytearray()
+    deadline = time.monotonic() + timeout
+    with selectors.DefaultSelector() as selector:
+        selector.register(process.stdout, selectors.EVENT_READ)  # type: ignore[arg-type]
+        selector.register(process.stderr, selectors.EVENT_READ)  # type: ignore[arg-type]
+        while selector.get_map():
+            remaining = deadline - time.monotonic()
+            ready = selector.select(remaining) if remaining > 0 else []
+            if not ready:
+                raise subprocess.TimeoutExpired(process.args, timeout)
+            for key, _ in ready:
+                chunk = os.read(key.fd, 65536)
+                if not chunk:
+                    selector.unregister(key.fileobj)
+                elif key.fileobj is process.stdout:
+                    out.feed(chunk)
+                else:
+                    err += chunk[: max(0, ERROR_BYTES - len(err))]
+    process.wait(max(0.0, deadline - time.monotonic()))
+    return out.text(), bytes(err)
+
+
+class _Lines:
+    """Output gathered line by line, each line cut to `longest` bytes (the rest of a long line is dropped as it comes)."""
+
+    def __init__(self, longest: int):
+        self.longest = longest
+        self.kept = bytearray()
+        self.line = 0
+        """Bytes of the current line seen so far."""
+
+    def feed(self, chunk: bytes) -> None:
+        """Take the next chunk of output."""
+        parts = chunk.split(b"\n")
+        for index, part in enumerate(parts):
+            if index:
+                self.kept += b"\n"
+                self.line = 0
+            room = self.longest - self.line
+            if room > 0:
+                self.kept += part[:room]
+            self.line += len(part)
+
+    def text(self) -> bytes:
+        """Every line kept, each cut to `longest` bytes."""
+        return bytes(self.kept)
 
 
 def _kill(process: subprocess.Popen) -> None:

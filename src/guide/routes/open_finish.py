@@ -29,7 +29,7 @@ from guide.docroot.frontmatter import Parsed
 from guide.forms.declare import Form
 from guide.forms.fields import Field
 from guide.forms.left_open import Open
-from guide.mustache_tags import Tag, tags
+from guide.tags import Tag, tags_of
 from guide.routes.lookup import Call
 from guide.text import clip, one_line
 
@@ -55,7 +55,7 @@ class _Rewriter:
         pieces: list[str] = []
         opened: list[tuple[str, str | None]] = []  # each section: its label, and the condition it opens when on an open value
         at = 0
-        for tag in tags(body):
+        for tag in tags_of(body):
             replacement: tuple[int, int, str] | None = None
             if tag.sigil in ("#", "^"):
                 condition = self._condition(tag.label, tag.sigil == "^")

@@ -17,6 +17,10 @@ from mcp import MCPError
 from guide.text import for_log
 
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+LOG_LINE_LENGTH = 2000
+"""The most characters of a record's message a line writes (before escaping): its start and its end, the middle counted."""
+_KEPT_END = 500
+"""Of those, the characters kept from the message's end, where an error line says why."""
 LOGGERS = ("guide", "fastmcp", "mcp", "uvicorn", "uvicorn.error", "uvicorn.access")
 """The loggers a server writes to: Guide's own, FastMCP's, the MCP SDK's and uvicorn's (HTTP only)."""
 LOGGED = "guide_logged"
@@ -42,12 +46,33 @@ class QuietCallerErrors(logging.Filter):
 
 
 class OneLine(logging.Formatter):
-    """A record's message on one line whatever a client put in it: newlines, controls and bidi overrides escaped (a traceback is kept)."""
+    """A record's message on one short line whatever a client put in it: clipped, newlines, controls and bidi overrides escaped.
+
+    A traceback is kept, each of its lines indented, so that no line but a
+    record's own begins at the margin (an exception's message may hold a client's text).
+    """
 
     def formatMessage(self, record: logging.LogRecord) -> str:
-        """The line for `record`, its message escaped by `guide.text.for_log`."""
-        record.message = for_log(record.message, length=None)
+        """The line for `record`, its message clipped (`LOG_LINE_LENGTH`) and escaped by `guide.text.for_log`."""
+        record.message = for_log(clipped(record.message), length=None)
         return super().formatMessage(record)
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The record's line, then its traceback or stack (as another handler may have written it first), every line indented."""
+        line, _, rest = super().format(record).partition("\n")
+        return f"{line}\n{_indented(rest)}" if rest else line
+
+
+def clipped(message: str, length: int = LOG_LINE_LENGTH) -> str:
+    """`message` at most `length` characters long: its start and its end, with how many characters between were left out."""
+    if len(message) <= length:
+        return message
+    head = length - _KEPT_END
+    return f"{message[:head]} ...({len(message) - length:,} characters left out)... {message[-_KEPT_END:]}"
+
+
+def _indented(text: str) -> str:
+    return "\n".join(f"    {line}" for line in text.splitlines())
 
 
 def quiet_caller_errors() -> None:

@@ -37,7 +37,7 @@ from guide.server.channels import Channel, Channels, Declared
 from guide.server.eras import Era, Eras, Opening, Pending
 from guide.server.errors import guarded
 from guide.server.metrics import Metrics
-from guide.server.sizes import check_sendable
+from guide.server.sizes import check_result, check_sendable
 from guide.text import clip
 
 T = TypeVar("T")
@@ -114,7 +114,7 @@ class Service:
         """
         declared = Declared.of(ctx)
         era, channel = self.eras.for_request(ctx), self.channels.for_request(declared)
-        sent = partial(_sendable, ctx, read, 2 if tool else 1)  # the tool's result carries its text twice (content and structured)
+        sent = partial(_sendable, ctx, read, tool)
 
         async def observed() -> Any:
             with self.metrics.reading(read, era.name, channel.name):
@@ -136,7 +136,10 @@ class Service:
 
         async def observed() -> T:
             with self.metrics.reading(read, era.name, channel):
-                return await work(era)
+                result = await work(era)
+                if tool:
+                    check_result(ctx, _where(read), result)  # type: ignore[arg-type]
+                return result
 
         return await guarded(observed, era.error, tool=tool)
 
@@ -221,8 +224,13 @@ def _pattern_budget(request: Request) -> AbstractContextManager[Any]:
     return request_budget(time.monotonic) if request.forms.slow_checks else nullcontext()
 
 
-def _sendable(ctx: Context, read: Read, copies: int, text: str) -> str:
-    """`text`, once it is known to fit in one answer to `read` (`sizes.check_sendable`)."""
-    where = clip(read.uri) if isinstance(read, AddressRead) else f"prompt {read.command}" if isinstance(read, CommandRead) else "the guide prompt"
-    check_sendable(ctx, where, text, copies)
+def _sendable(ctx: Context, read: Read, tool: bool, text: str) -> str:
+    """`text`, once it is known to fit in one answer to `read`, or in the result of a tool (`sizes`)."""
+    where = _where(read)
+    check_result(ctx, where, text) if tool else check_sendable(ctx, where, text)
     return text
+
+
+def _where(read: Read) -> str:
+    """How a message names what `read` asked for."""
+    return clip(read.uri) if isinstance(read, AddressRead) else f"prompt {read.command}" if isinstance(read, CommandRead) else "the guide prompt"

@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from fastmcp import Context
+from fastmcp.tools import ToolResult
+from mcp_types import TextContent
 from starlette.requests import Request
 
 from guide.errors import GuideError
@@ -44,11 +46,31 @@ def encoded_size(text: str) -> int:
     return len(json.dumps(text, ensure_ascii=False).encode("utf-8", "surrogatepass"))
 
 
-def check_sendable(ctx: Context, where: str, text: str, copies: int = 1) -> None:
-    """Raise `GuideError` when `text`, sent `copies` times in one answer, would pass what HTTP clients take (over HTTP only)."""
-    if len(text) * WIDEST * copies <= MAX_MESSAGE_BYTES or not over_http(ctx):
+def check_sendable(ctx: Context, where: str, text: str) -> None:
+    """Raise `GuideError` when `text`, sent as one answer, would pass what HTTP clients take (over HTTP only)."""
+    _check(ctx, where, [text], None)
+
+
+def check_result(ctx: Context, where: str, result: ToolResult | str) -> None:
+    """Raise `GuideError` when a tool's result, its content and structured content together, would pass what HTTP clients take.
+
+    A text (the `read_resource` tool's) goes out twice: as content, and as the
+    structured content FastMCP makes of a tool's return value (`{"result": text}`).
+    """
+    if isinstance(result, str):
+        _check(ctx, where, [result, result], None)  # `{"result": ...}` adds a dozen bytes: within what the bound keeps free
+    else:
+        _check(ctx, where, [item.text for item in result.content if isinstance(item, TextContent)], result.structured_content)
+
+
+def _check(ctx: Context, where: str, texts: list[str], structured: Any) -> None:
+    """The one size rule: every text of an answer and its structured content, encoded, within `MAX_MESSAGE_BYTES`."""
+    if not over_http(ctx):
         return
-    size = encoded_size(text) * copies
+    written = json.dumps(structured, ensure_ascii=False) if structured is not None else ""
+    if (sum(map(len, texts)) + len(written)) * WIDEST <= MAX_MESSAGE_BYTES:
+        return
+    size = sum(map(encoded_size, texts)) + len(written.encode("utf-8", "surrogatepass"))
     if size > MAX_MESSAGE_BYTES:
         raise GuideError(
             f"the answer to {where} would be {size:,} bytes once encoded; over HTTP Guide sends at most {MAX_MESSAGE_BYTES:,} "
