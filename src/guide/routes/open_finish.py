@@ -29,8 +29,8 @@ from guide.docroot.frontmatter import Parsed
 from guide.forms.declare import Form
 from guide.forms.fields import Field
 from guide.forms.left_open import Open
-from guide.tags import Tag, tags_of
 from guide.routes.lookup import Call
+from guide.tags import Tag, tags_of
 from guide.text import clip, one_line
 
 LABELS = "_guide_open"
