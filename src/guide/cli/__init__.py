@@ -1,4 +1,4 @@
-"""The `guide` command line: init, serve, check, render and try."""
+"""The `guide` command line: init, serve, check, render, try and test."""
 
 import argparse
 import gc
@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from guide import __version__
-from guide.cli import check, init, render, serve, tryout
+from guide.cli import check, init, render, serve, testing, tryout
 from guide.examples import DOCROOT as EXAMPLE_DOCROOT
 
 YOUNG_COLLECTION = 10_000
@@ -51,6 +51,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="guide", description="Serve Markdown/Mustache commands and skills over MCP.")
     parser.add_argument("--version", action="version", version=f"guide {__version__}")
     commands = parser.add_subparsers(metavar="COMMAND")
-    for module in (init, serve, check, render, tryout):
+    for module in (init, serve, check, render, tryout, testing):
         module.add_parser(commands, EXAMPLE_DOCROOT)
     return parser
