@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from guide.cli.scenarios.outcome import Outcome
-from guide.docroot.scenarios.model import Scenario
+from guide.docroot.scenarios.model import ASKING, Scenario
 
 MAX_SHOWN_LINES = 40
 """The most lines of a rendered text a difference quotes when no text was expected."""
@@ -96,10 +96,15 @@ def _disagrees(channels: tuple[str, ...], outcome: Outcome, reference: tuple[tup
 
 
 def _asks(scenario: Scenario, ran: Mapping[str, Outcome]) -> list[Difference]:
-    """The forms asked, against `expect.asks`, or (without it) the same in every client that shows forms; where the read rendered."""
+    """The forms asked, against `expect.asks`, or (without it) the same in every client that shows forms; where the read rendered.
+
+    `expect.asks` is checked in the clients that show forms; in a scenario run by the agent alone, against the questions it put."""
     expected = scenario.expect.asks
     if expected is not None:
-        asking = {channel: outcome for channel, outcome in ran.items() if outcome.asked is not None}
+        # The agent is told only what it must ask (C7.6): its questions count when it is the only client.
+        agent_only = all(channel.split("/")[0] == "agent" for channel in ran)
+        asking = {channel: outcome for channel, outcome in ran.items() if outcome.asked is not None
+                  and (agent_only or channel.split("/")[0] in ASKING)}
         line = scenario.line_of("expect", "asks")
         found = [Difference(channels, line, f"failed, where the forms asked were expected: {outcome.summary()}")
                  for channels, outcome in _groups({c: o for c, o in asking.items() if not o.rendered}, lambda o: o.key)

@@ -44,7 +44,7 @@ def read_all(root: Path, limit: int = files.MAX_FILE_SIZE) -> list[ScenarioFile]
 
 
 def stamps(root: Path) -> dict[str, files.Stamp]:
-    """Each entry under `_tests` with what changes when it does (a folder: its own stamp), for the check report's fingerprint."""
+    """Each entry under `_tests` with what changes when it does, for the check report's fingerprint; a folder's name ends with `/`."""
     found: dict[str, files.Stamp] = {}
     folders = [TESTS]
     while folders and len(found) < MAX_ENTRIES:
@@ -53,10 +53,11 @@ def stamps(root: Path) -> dict[str, files.Stamp]:
             with os.scandir(root / folder) as entries:
                 for entry in entries:
                     rel = f"{folder}/{entry.name}"
-                    folder_entry = entry.is_dir(follow_symlinks=False)
-                    found[rel] = files.stamp(entry.stat(follow_symlinks=not folder_entry))
-                    if folder_entry:
+                    if entry.is_dir(follow_symlinks=False):
+                        found[rel + "/"] = files.stamp(entry.stat(follow_symlinks=False))
                         folders.append(rel)
+                    else:
+                        found[rel] = files.stamp(entry.stat())
         except OSError:  # gone, unreadable, or a link to nothing: what it held is missing from the stamps, which is a change
             continue
     return found
