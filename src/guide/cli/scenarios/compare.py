@@ -54,7 +54,17 @@ def compare(scenario: Scenario, outcomes: Mapping[str, Outcome], expected: Expec
         found = [difference for channels, outcome in groups if (difference := _failure(scenario, channels, outcome)) is not None]
     else:
         found = [_disagrees(channels, outcome, groups[0], scenario.line) for channels, outcome in groups[1:]]
-    return found + _asks(scenario, ran)
+    return found + _asks(scenario, ran) + _left(scenario, ran)
+
+
+def _left(scenario: Scenario, ran: Mapping[str, Outcome]) -> list[Difference]:
+    """Why a client with forms and the agent differ when a form is left unanswered: one cancels it, the other leaves it blank."""
+    cancelled = any(outcome.reason == "cancelled" and channel.split("/")[0] in ASKING for channel, outcome in ran.items())
+    missing = any(outcome.reason == "missing" and channel.split("/")[0] in ("agent", "keywords") for channel, outcome in ran.items())
+    if not (cancelled and missing):
+        return []
+    return [Difference((), scenario.line, "a form the scenario does not answer is cancelled by a client that shows forms and left blank "
+                       "by the agent: answer it, or write `cancel` for it to test the cancellation (the agent then does not run)")]
 
 
 def _groups(outcomes: Mapping[str, Outcome], key) -> list[tuple[tuple[str, ...], Outcome]]:
@@ -68,7 +78,7 @@ def _groups(outcomes: Mapping[str, Outcome], key) -> list[tuple[tuple[str, ...],
 
 def _text(channels: tuple[str, ...], outcome: Outcome, expected: Expected, line: int) -> Difference:
     if outcome.text is None:
-        return Difference(channels, line, f"failed instead of rendering the text of {expected.label}: {outcome.summary()}")
+        return Difference(channels, line, f"expected the text of {expected.label}, but the read {outcome.summary()}")
     assert expected.text is not None
     message = f"the rendered text differs from {expected.label}"
     if expected.text.rstrip("\n") == outcome.text.rstrip("\n"):
@@ -106,7 +116,7 @@ def _asks(scenario: Scenario, ran: Mapping[str, Outcome]) -> list[Difference]:
         asking = {channel: outcome for channel, outcome in ran.items() if outcome.asked is not None
                   and (agent_only or channel.split("/")[0] in ASKING)}
         line = scenario.line_of("expect", "asks")
-        found = [Difference(channels, line, f"failed, where the forms asked were expected: {outcome.summary()}")
+        found = [Difference(channels, line, f"expected the forms asked, but the read {outcome.summary()}")
                  for channels, outcome in _groups({c: o for c, o in asking.items() if not o.rendered}, lambda o: o.key)
                  if scenario.expect.text is None and scenario.expect.snapshot is None]
         return found + [Difference(channels, line, f"asked {_listed(outcome.asked)}, where {_listed(expected)} was expected")

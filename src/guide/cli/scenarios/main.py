@@ -3,9 +3,12 @@
 import argparse
 import asyncio
 import fnmatch
+import logging
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -81,8 +84,26 @@ async def _run(settings: Settings, runnable: list[Checked], transport: str, upda
     if transport == "stdio":
         connect = over_stdio(settings.docroot, settings.project or settings.docroot)
     else:
-        logs.configure("WARNING")  # the server in this process logs as `guide serve` does: its warnings only, one line each
         connect = in_memory(create_server(settings=settings, watch=False))
-    async with Clients(connect) as clients:
-        runner = Runner(clients, settings.docroot, update=update, limit=settings.max_file_size)
-        return [await runner.run(checked) for checked in runnable]
+    with _server_log(transport):
+        async with Clients(connect) as clients:
+            runner = Runner(clients, settings.docroot, update=update, limit=settings.max_file_size)
+            return [await runner.run(checked) for checked in runnable]
+
+
+@contextmanager
+def _server_log(transport: str) -> Iterator[None]:
+    """For the run, the server in this process logs as `guide serve` does, its warnings only; then the loggers are as they were."""
+    if transport == "stdio":  # each server process logs on its own
+        yield
+        return
+    loggers = [logging.getLogger(name) for name in logs.LOGGERS]
+    kept = [(logger.level, logger.handlers[:], logger.propagate) for logger in loggers]
+    logs.configure("WARNING")
+    try:
+        yield
+    finally:
+        for logger, (level, handlers, propagate) in zip(loggers, kept):
+            logger.setLevel(level)
+            logger.handlers[:] = handlers
+            logger.propagate = propagate

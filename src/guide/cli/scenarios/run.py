@@ -107,8 +107,12 @@ class Runner:
         text = next(iter(texts)) if len(texts) == 1 else None
         if text is None or text == expected.text or scenario.expect.snapshot is None:
             return
-        write_inside(self.root, scenario.expect.snapshot, text.encode("utf-8"))
         line = scenario.line_of("expect", "snapshot")
+        try:
+            write_inside(self.root, scenario.expect.snapshot, text.encode("utf-8"))
+        except OSError as error:  # a folder in its place, a link on its way, a disk that is full
+            result.differences.append(Difference((), line, f"cannot write the snapshot {scenario.expect.snapshot}: {error.strerror or error}"))
+            return
         result.differences = [difference for difference in result.differences if difference.line != line]
         result.updated = scenario.expect.snapshot
         result.status = FAILED if result.differences else UPDATED

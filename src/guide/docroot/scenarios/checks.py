@@ -61,7 +61,9 @@ def check(built: Built, scenario: Scenario) -> Checked:
     _project(mistakes, built.snapshot.root, scenario)
     notes = Mistakes(scenario.path, scenario.name, scenario.lines)
     snapshot = scenario.expect.snapshot
-    if snapshot is not None and not (built.snapshot.root / snapshot).is_file():
+    if snapshot is not None and os.path.lexists(built.snapshot.root / snapshot) and not (built.snapshot.root / snapshot).is_file():
+        mistakes.add(("expect", "snapshot"), f"the snapshot {snapshot} is not a file (a folder, or a link to nothing)")
+    elif snapshot is not None and not (built.snapshot.root / snapshot).is_file():
         notes.add(("expect", "snapshot"), f"the snapshot {snapshot} does not exist yet; `guide test --update` writes it")
     return Checked(scenario, entrypoint if not mistakes.found else None, tuple(mistakes.found), tuple(notes.found))
 
@@ -69,6 +71,8 @@ def check(built: Built, scenario: Scenario) -> Checked:
 def _entrypoint(mistakes: Mistakes, built: Built, scenario: Scenario) -> Entrypoint | None:
     """The command or skill the scenario reads; a mistake when it names none (with the one it resembles)."""
     key = "read" if scenario.read is not None else "prompt"
+    if scenario.read is None and scenario.prompt is None:
+        return None  # said when the file was read
     try:
         if scenario.prompt is not None:
             segments: tuple[str, ...] = address.parse_prompt(scenario.prompt).segments

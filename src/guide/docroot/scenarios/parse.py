@@ -109,30 +109,35 @@ def _scenario(mistakes: Mistakes, name: Any, body: Any) -> Scenario | None:
     if not isinstance(body, Mapping):
         mistakes.add((), "a scenario is a mapping with `read` (or `prompt`), `answers`, `clients`, `project` and `expect`")
         return None
-    _known_keys(mistakes, (), body, SCENARIO_KEYS, "scenario")
-    read, prompt = _read(mistakes, body)
+    guessed = _known_keys(mistakes, (), body, SCENARIO_KEYS, "scenario")
+    read, prompt = _read(mistakes, body, guessed)
     answers = _answers(mistakes, body.get("answers"))
     clients = _clients(mistakes, body.get("clients"))
     project = _inside(mistakes, ("project",), body.get("project"), "project folder") if "project" in body else None
-    expect = _expect(mistakes, body.get("expect"))
+    expect = _expect(mistakes, body.get("expect"), guessed)
     scenario = Scenario(mistakes.path, name, mistakes.lines((name,)), read, prompt, answers, clients or DEFAULT_CLIENTS, clients is not None,
                         project, expect, mistakes.lines)
     _consistent(mistakes, scenario)
     return scenario
 
 
-def _known_keys(mistakes: Mistakes, keys: tuple[Any, ...], body: Mapping, known: Sequence[str], what: str) -> None:
+def _known_keys(mistakes: Mistakes, keys: tuple[Any, ...], body: Mapping, known: Sequence[str], what: str) -> set[str]:
+    """Note each unknown key (with the known one it resembles); return the known keys so resembled (their absence is said already)."""
+    guessed = set()
     for key in body:
         if key not in known:
             guess = near_miss(key, known) if isinstance(key, str) else None
             hint = f"; did you mean `{guess}`?" if guess else f"; a {what} takes {', '.join(f'`{k}`' for k in known)}"
             mistakes.add((*keys, key), f"unknown key `{clip(str(key))}`{hint}{boolean_key_hint(key)}")
+            guessed.add(guess or "")
+    return guessed
 
 
-def _read(mistakes: Mistakes, body: Mapping) -> tuple[str | None, str | None]:
+def _read(mistakes: Mistakes, body: Mapping, guessed: set[str]) -> tuple[str | None, str | None]:
     given = [key for key in ("read", "prompt") if key in body]
     if not given:
-        mistakes.add((), "says nothing to read: give `read` (a guide:// address) or `prompt` (a line of the guide prompt, `_review --mode branch`)")
+        if not guessed & {"read", "prompt"}:
+            mistakes.add((), "says nothing to read: give `read` (a guide:// address) or `prompt` (a line of the guide prompt, `_review --mode branch`)")
         return None, None
     if len(given) == 2:
         mistakes.add(("prompt",), "gives both `read` and `prompt`; a scenario reads one of them")
@@ -196,8 +201,10 @@ def _inside(mistakes: Mistakes, keys: tuple[Any, ...], value: Any, what: str) ->
     return joined
 
 
-def _expect(mistakes: Mistakes, expect: Any) -> Expect:
+def _expect(mistakes: Mistakes, expect: Any, guessed: set[str]) -> Expect:
     if not isinstance(expect, Mapping) or not expect:
+        if expect is None and "expect" in guessed:
+            return Expect()
         mistakes.add(("expect",) if expect is not None else (),
                      "`expect` says what should happen: `text` or `snapshot` (the rendered text), `asks` (the forms asked) or `fails`")
         return Expect()
