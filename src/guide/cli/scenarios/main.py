@@ -85,14 +85,14 @@ async def _run(settings: Settings, runnable: list[Checked], transport: str, upda
         connect = over_stdio(settings.docroot, settings.project or settings.docroot)
     else:
         connect = in_memory(create_server(settings=settings, watch=False))
-    with _server_log(transport):
+    with server_log(transport):
         async with Clients(connect) as clients:
             runner = Runner(clients, settings.docroot, update=update, limit=settings.max_file_size)
             return [await runner.run(checked) for checked in runnable]
 
 
 @contextmanager
-def _server_log(transport: str) -> Iterator[None]:
+def server_log(transport: str) -> Iterator[None]:
     """For the run, the server in this process logs as `guide serve` does, its warnings only; then the loggers are as they were."""
     if transport == "stdio":  # each server process logs on its own
         yield
