@@ -6,6 +6,7 @@ an agent reading its questions back, and keywords.
 """
 
 import json
+import logging
 import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
@@ -83,8 +84,10 @@ def edit(docroot, old: str, new: str) -> None:
 
 
 def test_scenarios_pass_and_every_channel_renders_the_same_text(docroot, capsys):
+    loggers = [(logging.getLogger(name).propagate, logging.getLogger(name).handlers[:]) for name in ("guide", "fastmcp", "mcp")]
     status, out = run(capsys, docroot, "--format", "json")
     assert status == 0
+    assert [(logging.getLogger(name).propagate, logging.getLogger(name).handlers) for name in ("guide", "fastmcp", "mcp")] == loggers
     report = json.loads(out)
     assert report["summary"]["passed"] == 2 and report["summary"]["failed"] == report["summary"]["error"] == 0
     branch, uncommitted = report["scenarios"]

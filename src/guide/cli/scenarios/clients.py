@@ -35,6 +35,8 @@ from guide.server.settings import SETTING, child_environment
 LEGACY, MODERN = "legacy", "2026-07-28"
 ERAS = (LEGACY, MODERN)
 APPS = {APPS_EXTENSION: {"mimeTypes": [APP_MIME]}}
+READ_TIMEOUT = 120.0
+"""Seconds one request of a run may take before it fails as timed out: a server that never answers cannot hang the run."""
 
 
 class FormsOnly(ClientSession):
@@ -87,7 +89,7 @@ class Clients:
         """The session of that kind in that era, connected (and its handshake or discovery done) on first use."""
         found = self._open.get((kind, era))
         if found is None:
-            options: dict[str, Any] = {}
+            options: dict[str, Any] = {"read_timeout_seconds": READ_TIMEOUT}
             if kind in ("forms", "url"):
                 options["elicitation_callback"] = self.answering
             if kind == "apps":
