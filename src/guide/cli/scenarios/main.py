@@ -16,6 +16,7 @@ from guide.cli.configured import settings_of
 from guide.cli.scenarios import report
 from guide.cli.scenarios.clients import Clients, in_memory, over_stdio
 from guide.cli.scenarios.run import ERROR, FAILED, Result, Runner, counts
+from guide.docroot.built import Built
 from guide.docroot.scenarios import folder
 from guide.docroot.scenarios.checks import Checked, check
 from guide.server import logs
@@ -37,6 +38,7 @@ def run_tests(options: argparse.Namespace) -> int:
         started = time.perf_counter()
         docroot = open_docroot(settings)
         results, runnable = select(docroot.build(), options.pattern)
+        docroot.keep_parses()  # the server builds the docroot again: it finds what this build parsed
         if not results and not runnable:
             print(f"guide test: no scenario{' matches ' + repr(options.pattern) if options.pattern else ''} in "
                   f"{docroot.root / folder.TESTS} (docs/testing.md says how to write one)", file=sys.stderr)
@@ -49,7 +51,7 @@ def run_tests(options: argparse.Namespace) -> int:
     return 2 if found[ERROR] else 1 if found[FAILED] else 0
 
 
-def select(built, pattern: str | None) -> tuple[list[Result], list[Checked]]:
+def select(built: Built, pattern: str | None) -> tuple[list[Result], list[Checked]]:
     """The scenarios that cannot run (as results in error) and those that can, checked; only those `pattern` selects."""
     errors: list[Result] = []
     runnable: list[Checked] = []
