@@ -88,7 +88,7 @@ async def one_run(root: Path, project: Path, *, update: bool = False) -> dict:
     if errors:
         raise AssertionError(f"B13: {len(errors)} scenarios cannot run, the first: {errors[0].problems[0]}")
     server = create_server(settings=settings, watch=False)
-    with server_log("memory"):
+    with server_log("in-process"):
         return await _timed_run(server, docroot.root, runnable, began, update)
 
 

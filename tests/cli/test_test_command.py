@@ -226,7 +226,7 @@ def test_the_bundled_example_and_the_starter_docroot_pass(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_the_bundled_example_passes_over_stdio_against_guide_serve_processes():
-    done = subprocess.run([sys.executable, "-m", "guide", "test", str(EXAMPLE), "--transport", "stdio", "--format", "json"],
+    done = subprocess.run([sys.executable, "-m", "guide", "test", str(EXAMPLE), "--server", "stdio", "--format", "json"],
                           capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     report = json.loads(done.stdout)

@@ -6,7 +6,7 @@ from pathlib import Path
 from guide.server.settings import SETTING
 
 FORMATS = ("text", "json", "junit")
-TRANSPORTS = ("memory", "stdio")
+SERVERS = ("in-process", "stdio")
 
 
 def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
@@ -19,8 +19,8 @@ def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
     parser.add_argument("--format", choices=FORMATS, default="text", help="text, json, or junit (JUnit XML for CI systems)")
     parser.add_argument(SETTING["project"].flag, dest="project", type=Path, default=None, metavar="DIR",
                         help="the project of scenarios that name none (default: an empty folder made for the run)")
-    parser.add_argument("--transport", choices=TRANSPORTS, default="memory",
-                        help="memory: one server in this process (default); stdio: `guide serve` processes, as a client starts them")
+    parser.add_argument("--server", choices=SERVERS, default="in-process",
+                        help="in-process: one server in this process (default); stdio: `guide serve` processes, as a client starts them")
     parser.set_defaults(run=run)
 
 

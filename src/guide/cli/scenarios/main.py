@@ -44,7 +44,7 @@ def run_tests(options: argparse.Namespace) -> int:
                   f"{docroot.root / folder.TESTS} (docs/testing.md says how to write one)", file=sys.stderr)
             return 2
         settings = replace(settings, docroot=docroot.root, projects_under=docroot.root, metrics=False, access_log=False)
-        results += asyncio.run(_run(settings, runnable, options.transport, options.update))
+        results += asyncio.run(_run(settings, runnable, options.server, options.update))
     results.sort(key=lambda result: (result.path, result.line))
     print(PRINTERS[options.format](results, time.perf_counter() - started))
     found = counts(results)
@@ -79,24 +79,24 @@ def _matches(name: str, pattern: str) -> bool:
     return fnmatch.fnmatchcase(name, pattern) if any(mark in pattern for mark in "*?[") else pattern in name
 
 
-async def _run(settings: Settings, runnable: list[Checked], transport: str, update: bool) -> list[Result]:
-    """Run every runnable scenario, one after the other, through one set of clients."""
+async def _run(settings: Settings, runnable: list[Checked], server: str, update: bool) -> list[Result]:
+    """Run every runnable scenario, one after the other, through one set of clients (`server`: in-process or stdio)."""
     if not runnable:
         return []
-    if transport == "stdio":
+    if server == "stdio":
         connect = over_stdio(settings.docroot, settings.project or settings.docroot)
     else:
         connect = in_memory(create_server(settings=settings, watch=False))
-    with server_log(transport):
+    with server_log(server):
         async with Clients(connect) as clients:
             runner = Runner(clients, settings.docroot, update=update, limit=settings.max_file_size)
             return [await runner.run(checked) for checked in runnable]
 
 
 @contextmanager
-def server_log(transport: str) -> Iterator[None]:
+def server_log(server: str) -> Iterator[None]:
     """For the run, the server in this process logs as `guide serve` does, its warnings only; then the loggers are as they were."""
-    if transport == "stdio":  # each server process logs on its own
+    if server == "stdio":  # each server process logs on its own
         yield
         return
     loggers = [logging.getLogger(name) for name in logs.LOGGERS]

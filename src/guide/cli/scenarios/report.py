@@ -15,8 +15,9 @@ def text(results: Sequence[Result], seconds: float) -> str:
     """One line per scenario, each difference (with its diff) below a failure, then the tally."""
     lines = []
     for result in results:
-        ran = sum(outcome.skipped is None for outcome in result.outcomes.values())
-        extra = f" ({ran} channel{'s' if ran != 1 else ''})" if result.status in (PASSED, UPDATED) else ""
+        ran, every = sum(outcome.skipped is None for outcome in result.outcomes.values()), len(result.outcomes)
+        counted = f"{ran} channel{'s' if ran != 1 else ''}" if ran == every else f"{ran} of {every} channels"  # JSON says why
+        extra = f" ({counted})" if result.status in (PASSED, UPDATED) else ""
         written = f"; wrote {result.updated}" if result.updated else ""
         lines.append(f"{MARKS[result.status]} {result.path}:{result.line} {result.name}{extra}{written}")
         lines += [f"  {problem.path}:{problem.line}: {problem.message}" for problem in result.problems]
