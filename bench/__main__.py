@@ -25,7 +25,7 @@ from pathlib import Path
 
 from bench.harness.common import REPO, Config, log, quiet
 
-IDS = ("B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "B10", "B12")
+IDS = ("B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "B10", "B12", "B13")
 
 
 def _machine() -> dict:
@@ -69,7 +69,7 @@ async def _run_all(config: Config, out: Path, only: set[str]) -> dict[str, dict]
 def _steps(config: Config, workdir: Path, out: Path) -> list[tuple[str, Callable[[], Awaitable[dict]]]]:
     """Each benchmark of `python -m bench` in the order it runs; the generated docroots are made once and shared."""
     from bench.harness.docroot_gen import generate
-    from bench.suite import b1_static, b2_flow, b3_core, b4_scale, b5_watch, b6_state, b7_http, b8_listing, b9_start, b10_restart, b12_sources
+    from bench.suite import b1_static, b2_flow, b3_core, b4_scale, b5_watch, b6_state, b7_http, b8_listing, b9_start, b10_restart, b12_sources, b13_scenarios
 
     docroots: dict[int, tuple[Path, dict]] = {}
 
@@ -98,6 +98,7 @@ def _steps(config: Config, workdir: Path, out: Path) -> list[tuple[str, Callable
         ("B10", lambda: b10_restart.run(config, workdir, docroot_for)),
         ("B7", lambda: b7_http.run(config, workdir)),
         ("B12", lambda: b12_sources.run(config, workdir)),
+        ("B13", lambda: b13_scenarios.run(config, workdir)),
     ]
 
 
@@ -217,6 +218,16 @@ def _b12_rows(bench_id: str, r: dict) -> list[list[str]]:
     ]
 
 
+def _b13_rows(bench_id: str, r: dict) -> list[list[str]]:
+    rows = []
+    for name, figures in r["docroots"].items():
+        rate, share = figures["scenarios_per_s"], figures["reads_share"]
+        rows.append([f"B13 {name.replace('_', ' ')}", f"{rate['median']:.1f} scenarios/s ({figures['scenarios']} scenarios, "
+                     f"{figures['ms_per_channel_run']['median']:.1f} ms per channel run)", f"start {figures['start_s']['median']:.2f} s",
+                     f"reads {share['median']:.2f} of the run", r["target"].split(": ")[1], _yes(share["median"] >= 0.5)])
+    return rows
+
+
 def _b8_rows(bench_id: str, r: dict) -> list[list[str]]:
     from bench.suite.b8_listing import TARGET_FIRST, TARGET_RSS, TARGET_SECOND
 
@@ -237,7 +248,7 @@ def _b8_rows(bench_id: str, r: dict) -> list[list[str]]:
 
 
 ROWS = {"B1": _eras_rows, "B2": _eras_rows, "B3": _b3_rows, "B4": _b4_rows, "B5": _b5_rows, "B6": _b6_rows, "B7": _b7_rows,
-        "B8": _b8_rows, "B9": _b9_rows, "B10": _b10_rows, "B12": _b12_rows}
+        "B8": _b8_rows, "B9": _b9_rows, "B10": _b10_rows, "B12": _b12_rows, "B13": _b13_rows}
 """Each benchmark's rows of the summary table, from its result."""
 
 

@@ -17,7 +17,7 @@ import pytest
 pytestmark = pytest.mark.slow  # tens of seconds: left out of the default run, run by .ci/run
 
 REPO = Path(__file__).resolve().parent.parent
-IDS = ("B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "B10", "B12")
+IDS = ("B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "B10", "B12", "B13")
 HANG_GUARD_S = 900  # about a minute on an idle machine; only a hang gets near this
 
 

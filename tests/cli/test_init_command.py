@@ -10,7 +10,8 @@ from guide.cli import main
 
 PROTOCOLS = ["legacy", "2026-07-28"]
 TIMEOUT = 60
-STARTER = ["_commands/change.md", "_partials/verify.md", "_skills/handover/SKILL.md", "_skills/handover/template.md", "conventions.md", "guide.yaml"]
+STARTER = ["_commands/change.md", "_partials/verify.md", "_skills/handover/SKILL.md", "_skills/handover/template.md", "_tests/change.yaml",
+           "_tests/snapshots/change-bug.md", "_tests/snapshots/handover-reviewer.md", "conventions.md", "guide.yaml"]
 
 
 @pytest.fixture
@@ -19,7 +20,7 @@ def starter(tmp_path, capsys):
     folder = tmp_path / "new" / "docroot"
     assert main(["init", str(folder)]) == 0
     out = capsys.readouterr()
-    assert out.err == "" and f"guide check {folder}" in out.out
+    assert out.err == "" and f"guide check {folder}" in out.out and f"guide test {folder}" in out.out
     return folder
 
 

@@ -1,4 +1,4 @@
-"""The `guide` command line: init, serve, check, render, try and export-skills."""
+"""The `guide` command line: init, serve, check, render, try, test and export-skills."""
 
 import argparse
 import gc
@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from guide import __version__
-from guide.cli import check, init, render, serve, tryout
+from guide.cli import check, init, render, serve, testing, tryout
 from guide.cli.export import command as export_skills
 from guide.examples import DOCROOT as EXAMPLE_DOCROOT
 
@@ -52,6 +52,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="guide", description="Serve Markdown/Mustache commands and skills over MCP.")
     parser.add_argument("--version", action="version", version=f"guide {__version__}")
     commands = parser.add_subparsers(metavar="COMMAND")
-    for module in (init, serve, check, render, tryout, export_skills):
+    for module in (init, serve, check, render, tryout, testing, export_skills):
         module.add_parser(commands, EXAMPLE_DOCROOT)
     return parser

@@ -118,5 +118,6 @@ def _report(folder: Path, files: list[str], replaced: list[str]) -> None:
     where = shlex.quote(str(folder))
     print("Next:")
     print(f"  guide check {where}")
+    print(f"  guide test {where}")
     print(f"  guide try 'guide://_change' --docroot {where}")
     print(f"  guide serve --docroot {where}")

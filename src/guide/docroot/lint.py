@@ -1,7 +1,8 @@
 """Lint a whole docroot: every authoring problem, the notes, and a summary of what it holds (C2, C5); `guide check`'s report.
 
 The report is made here whole: configuration (with its collections and
-instructions), layout, entrypoints, partials, documents and skill members (`lint`), and kept in the store while nothing it
+instructions), layout, entrypoints, partials, documents, skill members and
+the scenario files of `_tests` (`lint`), and kept in the store while nothing it
 depends on changed (`checked`, the store's `reports` kind).
 """
 
@@ -16,6 +17,8 @@ from guide.docroot.built import Built
 from guide.docroot.frontmatter import FrontmatterError, Parsed, split
 from guide.docroot.memo import Once
 from guide.docroot.partials import expansion_problem
+from guide.docroot.scenarios import checks as scenario_checks
+from guide.docroot.scenarios import folder as scenario_folder
 from guide.docroot.snapshot import LISTED_ROLES
 from guide.docroot.store import reports
 from guide.docroot.store.disk import Store
@@ -53,6 +56,8 @@ def lint(built: Built) -> Report:
         document_problems, document_notes = documents.checks(built, rel)
         problems, notes = problems + list(document_problems), notes + list(document_notes)
     notes = notes + [note for rel in sorted(layout.members.values()) for note in _forms_never_asked(built.snapshot.root, rel)]
+    scenario_problems, scenario_notes = scenario_checks.report(built)
+    problems, notes = problems + scenario_problems, notes + scenario_notes
     return Report(_ordered(problems), _ordered(notes), _summary(built))
 
 
@@ -119,13 +124,15 @@ def _too_large(built: Built, rel: str) -> list[Problem]:
 
 def _stamps(built: Built) -> dict:
     snapshot = built.snapshot
-    return {**snapshot.layout.stamps, **{rel: source.stamp for rel, source in snapshot.sources.items()}}
+    scenarios = scenario_folder.stamps(snapshot.root)  # scenario files, their snapshots and projects
+    return {**snapshot.layout.stamps, **{rel: source.stamp for rel, source in snapshot.sources.items()}, **scenarios}
 
 
 def _racy_texts(built: Built) -> dict[str, str]:
     """The digest of each file changed too recently for its stamp to tell a later change (see `RACY_NS`)."""
     newest = time.time_ns() - RACY_NS
-    return {rel: _text_digest(built, rel) for rel, stamp in _stamps(built).items() if stamp is None or stamp[3] > newest}
+    return {rel: _text_digest(built, rel) for rel, stamp in _stamps(built).items()
+            if not rel.endswith("/") and (stamp is None or stamp[3] > newest)}  # a folder of `_tests` has no text
 
 
 def _same_texts(built: Built, texts: dict[str, str]) -> bool:
