@@ -35,7 +35,7 @@ from guide.routes.lookup import AddressRead, Bundle, Call, CommandRead, Document
 from guide.server import metrics, work
 from guide.server.channels import Channel, Channels, Declared
 from guide.server.eras import Era, Eras, Opening, Pending
-from guide.server.errors import guarded
+from guide.server.errors import answer_to
 from guide.server.metrics import Metrics
 from guide.server.sizes import check_sendable
 from guide.text import clip
@@ -115,8 +115,7 @@ class Service:
         declared = Declared.of(ctx)
         era, channel = self.eras.for_request(ctx), self.channels.for_request(declared)
         sent = partial(_sendable, ctx, read, 2 if tool else 1)  # the tool's result carries its text twice (content and structured)
-
-        async def observed() -> Any:
+        try:
             with self.metrics.reading(read, era.name, channel.name):
                 turn = Turn(channel, era.opening(ctx), channel.opens_links(declared), ctx, era)  # the answers it carries are counted
                 found = await self.find(read)
@@ -126,19 +125,18 @@ class Service:
                 if isinstance(answered, Pending):
                     return rendered(answered.reply) if isinstance(answered.reply, str) else answered.reply
                 return rendered(sent(answered))
-
-        return await guarded(observed, era.error, tool=tool)
+        except Exception as error:
+            return answer_to(error, era.error, tool=tool)
 
     async def guarded(self, ctx: Context, read: Read, channel: str, work: Callable[[Era], Awaitable[T]], *, tool: bool = False) -> T:
         """Run a request's `work` on `read` outside `read()` (the App form's rounds, in `channel`), in the request's era: counted and
         logged as a read, its Guide errors said as that era says them."""
         era = self.eras.for_request(ctx)
-
-        async def observed() -> T:
+        try:
             with self.metrics.reading(read, era.name, channel):
                 return await work(era)
-
-        return await guarded(observed, era.error, tool=tool)
+        except Exception as error:
+            return answer_to(error, era.error, tool=tool)
 
     async def find(self, read: Read) -> str | Call:
         """What `read` names in the current snapshot: text (help, a document, a bundle), or a call to drive; a refused read raises."""
