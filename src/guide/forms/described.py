@@ -88,6 +88,10 @@ class Need:
         default = f"; default {show(self.default)}" if self.default is not ABSENT else ""
         return f"it accepts {accepts}{default}"
 
+    def hint(self) -> str:
+        """What a form shows under the field, when it has bounds: `Accepts an integer at least 1.`; else empty."""
+        return f"Accepts {self.accepts}." if self.constraints else ""
+
     def labelled(self) -> str:
         """The field as a list of defaults names it: `` `severity` = sev3 (string; one of: sev1, sev2, sev3): Severity``."""
         return f"`{self.keyword}` = {show(self.default)} ({replace(self, required=False, default=ABSENT).note(titled=True)})" + (

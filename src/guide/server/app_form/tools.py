@@ -124,7 +124,8 @@ def _hints(request: Request, question: Question | UrlQuestion) -> dict[str, str]
     """What each asked field with bounds accepts, as every channel words it (`guide.forms.described`): the page shows it under the field."""
     form = next(form for form in request.forms.forms if form.id == question.form)
     asked = question.schema.get("properties", {}) if isinstance(question, Question) else {}
-    return {field.name: f"Accepts {field_need(request, form, field).accepts}." for field in form.fields if field.name in asked and field.bounds}
+    hints = {field.name: field_need(request, form, field).hint() for field in form.fields if field.name in asked}
+    return {name: hint for name, hint in hints.items() if hint}
 
 
 def _asking(security: RequestStateSecurity, ctx: Context, uri: str, found: Asking, *, first: bool) -> ToolResult:
