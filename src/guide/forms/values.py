@@ -13,7 +13,7 @@ from guide.forms.keywords import KEYWORDS
 from guide.forms.types import Invalid, is_unresolved
 from guide.text import clip, show
 
-__all__ = ["Invalid", "accepted", "is_unresolved", "normalise_answer", "normalise_text", "problems", "same_value", "text_length"]
+__all__ = ["Invalid", "accepted", "is_unresolved", "normalise_answer", "normalise_text", "problems", "same_value", "text_length", "when_status"]
 
 
 def same_value(value: Any, expected: Any) -> bool:
@@ -23,6 +23,17 @@ def same_value(value: Any, expected: Any) -> bool:
     if isinstance(value, str) or isinstance(expected, str):
         return isinstance(value, str) and isinstance(expected, str) and value == expected
     return value == expected
+
+
+def when_status(when: Mapping[str, Sequence[Any]], known: Mapping[str, Any]) -> bool | None:
+    """A form's `when` against the known values: True when it matches (or is empty), False when it fails, None while undecided (C7.3)."""
+    decided = True
+    for name, expected in when.items():
+        if name not in known:
+            decided = False
+        elif not any(same_value(known[name], value) for value in expected):
+            return False
+    return True if decided else None
 
 
 def text_length(values: Mapping[str, Any]) -> int:
