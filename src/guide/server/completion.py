@@ -42,7 +42,7 @@ CHOICES: Kept[tuple[str, ...]] = Kept("a field's choices as text, by entrypoint,
 NOTHING = Completion(values=[])
 
 
-def completer(docroot: Docroot, contexts: Contexts | None = None, source_reads: CapacityLimiter | None = None) -> Callable[..., Awaitable[Completion]]:
+def completer(docroot: Docroot, contexts: Contexts, source_reads: CapacityLimiter | None = None) -> Callable[..., Awaitable[Completion]]:
     """A completion handler bound to a docroot (and the projects its reads are about); the answer is found in a worker thread.
 
     A field with a live source (`git-*`, `files:`) is read in a thread of
@@ -57,7 +57,7 @@ def completer(docroot: Docroot, contexts: Contexts | None = None, source_reads: 
 
     async def complete(ref: Any, argument: Any, context: Any = None) -> Completion:
         try:
-            found = await work.off_loop(_complete, docroot, contexts or Contexts(), ref, argument, context)
+            found = await work.off_loop(_complete, docroot, contexts, ref, argument, context)
             if isinstance(found, partial):  # read now, never kept: the project's branches and files change without the docroot changing
                 return _matching(await work.off_loop(found, limiter=source_reads), argument.value or "")
             return found

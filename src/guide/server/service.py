@@ -101,8 +101,8 @@ class Service:
     max_output: int = MAX_OUTPUT
     metrics: Metrics = field(default_factory=lambda: Metrics(counters=None, access=False))
     slow_checks: CapacityLimiter = field(default_factory=work.slow_checks)
-    contexts: Contexts = field(default_factory=Contexts)
-    """The project of each read, its phase and its live choices (C10): by default the working directory's, and no other."""
+    contexts: Contexts = field(kw_only=True)
+    """The project of each read, its phase and its live choices (C10): decided there, never defaulted here."""
     source_reads: CapacityLimiter = field(default_factory=work.source_reads)
     """At most this many live sources (`git-*`, `files:`) read at once, reads and completions together."""
 
