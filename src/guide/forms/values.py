@@ -26,7 +26,11 @@ def same_value(value: Any, expected: Any) -> bool:
 
 
 def when_status(when: Mapping[str, Sequence[Any]], known: Mapping[str, Any]) -> bool | None:
-    """A form's `when` against the known values: True when it matches (or is empty), False when it fails, None while undecided (C7.3)."""
+    """Whether a form's `when` holds for the known values: True, False, or None while undecided (C7.3).
+
+    It holds when every field it names is known and equals one of its values (an empty `when` always holds); it fails when a
+    known value is not listed; otherwise it is undecided.
+    """
     decided = True
     for name, expected in when.items():
         if name not in known:

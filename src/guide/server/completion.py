@@ -100,7 +100,10 @@ def _complete(docroot: Docroot, contexts: Contexts, ref: Any, argument: Any, con
 
 
 def _offered(contexts: Contexts, built: Built, entrypoint: Entrypoint, name: str, keywords: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
-    """What field `name` offers as text, in the context a read with `keywords` has (C10); a live source's choices read now."""
+    """Field `name`'s choices as text, in the context a read with `keywords` would have (C10).
+
+    A live source is read now; other choices are kept per snapshot and phase.
+    """
     field = entrypoint.forms.fields[name][1]
     read = contexts.decide(built, entrypoint.forms, keywords, lenient=True, only=name)
     if field.live:
@@ -113,7 +116,7 @@ def _offered(contexts: Contexts, built: Built, entrypoint: Entrypoint, name: str
 
 
 def _named(context: Any) -> dict[str, tuple[str, ...]]:
-    """The `project` keyword of the arguments given so far (C10), when it could be one; the read's context checks it."""
+    """The `project` keyword the arguments given so far hold (C10), to be checked by the read's context."""
     given = (getattr(context, "arguments", None) or {}).get(PROJECT)
     return {PROJECT: (given,)} if isinstance(given, str) and len(given) <= MAX_INPUT else {}
 

@@ -40,10 +40,10 @@ def tool_error(error: GuideError) -> ToolError | ToolResult:
 
 
 def answer_to(error: Exception, translate: Callable[[GuideError], MCPError], *, tool: bool = False) -> Any:
-    """What a request whose work raised `error` answers, once: the MCP error `translate` makes (raised), or a tool's error result.
+    """Answer a request whose work raised `error`: raise its MCP error, or return a tool's error result.
 
-    Called from the `except` of the request's own code, so no frame of this module sits on a read's path while it runs.
-    An unexpected exception is logged with its traceback; the client only learns that Guide failed.
+    Called from the `except` of the request's own code, so no frame of this module sits on a read's path while it runs;
+    `translate` is the era's. An unexpected exception is logged with its traceback; the client only learns that Guide failed.
     """
     if isinstance(error, GuideError):
         translated = tool_error(error) if tool else translate(error)
