@@ -22,12 +22,14 @@ or an inclusion takes about 5 us and a loop item 0.3 us: a capped render of
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 import mstache
 
+from guide import mustache_tags
 from guide.compiled import TEMPLATES
 from guide.errors import GuideError
+from guide.mustache_tags import Tag, with_lines
 from guide.text import clip, template_text
 
 _LOCATION = re.compile(r"\s*at line (\d+) column \d+")
@@ -97,23 +99,13 @@ class TemplateError(GuideError):
     """A template met while rendering cannot be rendered: its sections nest past `MAX_NESTING`, or a partial has a syntax error."""
 
 
-class _Tag(NamedTuple):
-    """One tag of a body: its sigil (empty for a variable), its label, where it starts and ends, the delimiters in force."""
-
-    sigil: str
-    label: str
-    start: int
-    end: int
-    delimiters: tuple[str, str]
-
-
 def inspect(body: str) -> TemplateFacts:
     """Tokenize a body once: its syntax error, or the partials it includes, the names it looks up and how it indents partials.
 
     Sections nested past `MAX_NESTING` are an error found by Guide's own tag
     scan, before the engine tokenizes anything.
     """
-    tags = list(_with_lines(body, _tags(body)))  # scanned once: for the nesting first, then for the facts
+    tags = list(with_lines(body, mustache_tags.tags(body)))  # scanned once: for the nesting first, then for the facts
     too_deep = _too_deep(body, tags)
     if too_deep is not None:
         return TemplateFacts(too_deep, ())
@@ -155,10 +147,10 @@ def inspect(body: str) -> TemplateFacts:
 
 def nesting_problem(body: str) -> tuple[int, str] | None:
     """The line and message of the first section that nests deeper than `MAX_NESTING`, found without the engine."""
-    return _too_deep(body, _with_lines(body, _tags(body)))
+    return _too_deep(body, with_lines(body, mustache_tags.tags(body)))
 
 
-def _too_deep(body: str, tags: Iterable[tuple[_Tag, int]]) -> tuple[int, str] | None:
+def _too_deep(body: str, tags: Iterable[tuple[Tag, int]]) -> tuple[int, str] | None:
     depth = 0
     for tag, line in tags:
         if tag.sigil in ("#", "^"):
@@ -185,8 +177,8 @@ def _section_problem(body: str) -> tuple[int, str] | None:
     The engine's own report of an unclosed section can name an empty tag at the
     line of a later section, so the tags are paired here again.
     """
-    opened: list[tuple[_Tag, int]] = []
-    for tag, line in _with_lines(body, _tags(body)):
+    opened: list[tuple[Tag, int]] = []
+    for tag, line in with_lines(body, mustache_tags.tags(body)):
         if tag.sigil in ("#", "^"):
             opened.append((tag, line))
         elif tag.sigil == "/" and opened and opened[-1][0].label == tag.label:
@@ -201,43 +193,8 @@ def _section_problem(body: str) -> tuple[int, str] | None:
     return line, f"template error: Unclosed section `{_text_of(body, tag)}`: it is opened here and never closed; end it with `{closing}`"
 
 
-def _text_of(body: str, tag: _Tag) -> str:
+def _text_of(body: str, tag: Tag) -> str:
     return clip(body[tag.start:tag.end], TAG_QUOTE)
-
-
-def _tags(body: str) -> Iterator[_Tag]:
-    """Every tag of a body in order, read by the rules the engine tokenizes with (set-delimiter tags included)."""
-    opener, closer = "{{", "}}"
-    position = 0
-    while (start := body.find(opener, position)) != -1:
-        head = start + len(opener)
-        if head >= len(body):
-            return
-        sigil = body[head]
-        if sigil in ("{", "="):
-            close = body.find(("}" if sigil == "{" else "=") + closer, head + 1)
-            inner, position = body[head + 1:close], close + 1 + len(closer)
-        else:
-            sigil = sigil if sigil in "&#^/>!" else ""
-            close = body.find(closer, head + len(sigil))
-            inner, position = body[head + len(sigil):close], close + len(closer)
-        if close < 0:
-            return
-        yield _Tag(sigil, inner.strip(), start, position, (opener, closer))
-        if sigil == "=":
-            delimiters = re.findall(r"[^ ]+", inner)
-            if len(delimiters) != 2:
-                return
-            opener, closer = delimiters
-
-
-def _with_lines(body: str, tags: Iterable[_Tag]) -> Iterator[tuple[_Tag, int]]:
-    """Each tag with the line (within the body) it starts on, counted as the tags go."""
-    line, counted = 1, 0
-    for tag in tags:
-        line += body.count("\n", counted, tag.start)
-        counted = tag.start
-        yield tag, line
 
 
 def render(

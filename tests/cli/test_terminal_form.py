@@ -37,7 +37,7 @@ def test_the_terminal_form_shows_each_fields_bounds_in_the_words_of_every_channe
     shown = console.file.getvalue()
     name, _ = declare_field("name", SCHEMA["properties"]["name"], allow_source=False, phases=())
     worded = describe(name, "f", True, None).hint()
-    assert worded == "Accepts a string of at least 1 characters of at most 20 characters matching [a-z]+."
-    assert worded in shown and "Accepts an integer at least 1 at most 9." in shown
+    assert worded == "Accepts a string of 1 to 20 characters matching [a-z]+."
+    assert worded in shown and "Accepts an integer from 1 to 9." in shown
     assert "Accepts one of" not in shown  # choices without bounds are listed, not hinted
-    assert "it accepts a string of at least 1 characters of at most 20 characters matching [a-z]+" in shown  # the refusal, the same words
+    assert "it accepts a string of 1 to 20 characters matching [a-z]+" in shown  # the refusal, the same words

@@ -251,7 +251,7 @@ async def test_c7_12_every_field_type_is_drawn_with_its_hints_and_defaults(host)
     assert await name.input_value() == "ann"
     assert [await name.get_attribute(key) for key in ("minlength", "maxlength", "pattern", "required")] == ["1", "20", "[a-z]+", ""]
     hint = await app.locator('[data-name="name"] .hint').inner_text()
-    assert hint.endswith("Accepts a string of at least 1 characters of at most 20 characters matching [a-z]+.")  # Guide's words, as an agent reads them
+    assert hint.endswith("Accepts a string of 1 to 20 characters matching [a-z]+.")  # Guide's words, as an agent reads them
     types = {field: await app.locator(f"#f-everything-{field}").get_attribute("type") for field in ("email", "site", "day", "at", "count")}
     assert types == {"email": "email", "site": "url", "day": "date", "at": "datetime-local", "count": "number"}
     count = app.locator("#f-everything-count")

@@ -206,10 +206,10 @@ async def test_c7_12_the_app_form_words_each_fields_bounds_as_every_channel_does
         shown = await open_form(connected, "guide://_schema")
         failed = await read_error(connected, "guide://_schema?name=A")
     hints = shown["forms"][0]["hints"]
-    assert hints["name"] == "Accepts a string of at least 1 characters of at most 20 characters matching [a-z]+."
-    assert hints["count"] == "Accepts an integer at least 1 at most 9."
+    assert hints["name"] == "Accepts a string of 1 to 20 characters matching [a-z]+."
+    assert hints["count"] == "Accepts an integer from 1 to 9."
     assert "color" not in hints  # choices without bounds: the page shows them, titled
-    assert "it accepts a string of at least 1 characters of at most 20 characters matching [a-z]+" in failed.error.message  # the same words
+    assert "it accepts a string of 1 to 20 characters matching [a-z]+" in failed.error.message  # the same words
 
 
 async def test_c7_12_an_app_submission_with_another_entrypoints_state_is_refused(server, client):

@@ -111,7 +111,7 @@ async def test_c7_10_cancelled_names_the_form_fields_with_their_defaults(server,
 async def test_c6_invalid_keyword_names_the_field_and_what_it_accepts(server, connect, elicitor, mode):
     async with connect(server, elicitor) as client:
         error = await read_error(client, "guide://_typed?count=many&verbose=true")
-    assert error.error.message == "invalid keyword count: 'many' is not an integer; it accepts an integer at least 1 at most 10; default 2"
+    assert error.error.message == "invalid keyword count: 'many' is not an integer; it accepts an integer from 1 to 10; default 2"
     assert error.error.data == {
         "reason": "invalid",
         "address": "guide://_typed",
@@ -123,7 +123,7 @@ async def test_c6_invalid_keyword_names_the_field_and_what_it_accepts(server, co
                 "required": True,
                 "choices": None,
                 "default": 2,
-                "accepts": "an integer at least 1 at most 10",
+                "accepts": "an integer from 1 to 10",
             }
         ],
         "retry": "guide://_typed?verbose=true&count=<integer>",

@@ -5,7 +5,7 @@ import pytest
 from guide.forms import keywords
 from guide.forms.fields import declare_field
 from guide.forms.keywords import _BudgetedPattern
-from guide.forms.values import Invalid, is_unresolved, normalise_answer, normalise_text, problems
+from guide.forms.values import Invalid, accepted, is_unresolved, normalise_answer, normalise_text, problems
 
 
 def field(**schema):
@@ -249,3 +249,25 @@ def test_c6_every_broken_constraint_is_reported():
 def test_c6_text_numbers_take_ascii_digits_only(given):
     with pytest.raises(Invalid):
         text(field(type="integer"), given)
+
+
+@pytest.mark.parametrize(
+    ("schema", "words"),
+    [
+        ({"type": "string", "minLength": 1, "maxLength": 20, "pattern": "[a-z]+"}, "a string of 1 to 20 characters matching [a-z]+"),
+        ({"type": "string", "maxLength": 1, "minLength": 1}, "a string of 1 to 1 character"),
+        ({"type": "string", "minLength": 1}, "a string of at least 1 character"),
+        ({"type": "integer", "maximum": 9, "minimum": 1}, "an integer from 1 to 9"),
+        ({"type": "number", "maximum": 2.5}, "a number at most 2.5"),
+        ({"type": "array", "items": {"type": "string", "enum": ["a", "b", "c"]}, "minItems": 1, "maxItems": 2}, "a list of: a, b, c"),
+    ],
+)
+def test_bounds_read_as_one_range_when_both_ends_are_given(schema, words):
+    field, issues = declare_field("f", schema, allow_source=False, phases=())
+    assert not issues
+    assert accepted(field) == words
+
+
+def test_a_multi_selects_bounds_read_as_one_range():
+    assert keywords.describe_bounds({"maxItems": 2, "minItems": 1}) == "1 to 2 of them"
+    assert keywords.describe_bounds({"maxItems": 2}) == "at most 2 of them"

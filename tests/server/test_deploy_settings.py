@@ -49,6 +49,7 @@ async def test_static_tokens_name_their_principal():
         (f"alice:{ALICE},alice:{BOB}", "GUIDE_AUTH_TOKENS: the name 'alice' appears twice"),
         (f"alice:{ALICE},bob:{ALICE}", "GUIDE_AUTH_TOKENS: 'bob' has the same token as 'alice'"),
     ],
+    ids=["no-colon", "empty-name", "short-token", "name-twice", "token-twice"],  # the tokens are random: ids from them would differ between runs
 )
 def test_bad_static_tokens_are_refused_in_one_line_without_the_secret(value, message):
     with pytest.raises(GuideError) as raised:

@@ -1,4 +1,4 @@
-"""The `guide` command line: init, serve, check, render and try."""
+"""The `guide` command line: init, serve, check, render, try and export-skills."""
 
 import argparse
 import gc
@@ -10,6 +10,7 @@ from typing import NoReturn
 
 from guide import __version__
 from guide.cli import check, init, render, serve, tryout
+from guide.cli.export import command as export_skills
 from guide.examples import DOCROOT as EXAMPLE_DOCROOT
 
 YOUNG_COLLECTION = 10_000
@@ -51,6 +52,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="guide", description="Serve Markdown/Mustache commands and skills over MCP.")
     parser.add_argument("--version", action="version", version=f"guide {__version__}")
     commands = parser.add_subparsers(metavar="COMMAND")
-    for module in (init, serve, check, render, tryout):
+    for module in (init, serve, check, render, tryout, export_skills):
         module.add_parser(commands, EXAMPLE_DOCROOT)
     return parser

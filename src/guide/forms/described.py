@@ -18,7 +18,7 @@ from typing import Any
 from guide import address
 from guide.forms.declare import Form
 from guide.forms.fields import ABSENT, Field
-from guide.forms.keywords import KEYWORDS
+from guide.forms.keywords import describe_bounds
 from guide.forms.values import accepted, when_status
 from guide.text import one_line, show
 
@@ -129,7 +129,7 @@ def describe(field: Field, form: str, required: bool, choices: Sequence[Any] | N
         required=required,
         choices=offered,
         default=default,
-        constraints=" ".join(KEYWORDS[key].describe(bound) for key, bound in field.bounds.items()),
+        constraints=describe_bounds(field.bounds),
         accepts=accepted(field, offered),
         many=field.type.many,
         words=field.type.words,

@@ -240,13 +240,13 @@ KEYWORDS: Mapping[str, Keyword] = {
             "minLength",
             _count("minLength"),
             lambda bound, value: f"{quoted(value)} is shorter than {bound} characters" if len(value) < bound else None,
-            lambda bound: f"of at least {bound} characters",
+            lambda bound: f"of at least {_characters(bound)}",
         ),
         Keyword(
             "maxLength",
             _count("maxLength"),
             lambda bound, value: f"{quoted(value)} is longer than {bound} characters" if len(value) > bound else None,
-            lambda bound: f"of at most {bound} characters",
+            lambda bound: f"of at most {_characters(bound)}",
         ),
         Keyword(
             "pattern",
@@ -277,3 +277,29 @@ KEYWORDS: Mapping[str, Keyword] = {
 
 PAIRS = (("minimum", "maximum"), ("minLength", "maxLength"), ("minItems", "maxItems"))
 """Lower and upper bounds that must not cross."""
+
+_RANGES: Mapping[str, Callable[[Any, Any], str]] = {
+    "minimum": lambda low, high: f"from {show(low)} to {show(high)}",
+    "minLength": lambda low, high: f"of {low} to {_characters(high)}",
+    "minItems": lambda low, high: f"{low} to {high} of them",
+}
+
+
+def _characters(count: int) -> str:
+    return "1 character" if count == 1 else f"{count} characters"
+
+
+def describe_bounds(bounds: Mapping[str, Any]) -> str:
+    """Say a field's bounds in a few words, a lower and upper pair as one range."""
+    words = []
+    for key, bound in bounds.items():
+        upper = dict(PAIRS).get(key)
+        if upper in bounds:
+            words.append(_RANGES[key](bound, bounds[upper]))
+        elif key not in dict(PAIRS).values() or _lower_of(key) not in bounds:
+            words.append(KEYWORDS[key].describe(bound))
+    return " ".join(words)
+
+
+def _lower_of(key: str) -> str:
+    return next(low for low, high in PAIRS if high == key)

@@ -48,7 +48,7 @@ def missing(
         message = f"this client cannot answer forms; supply {what}: {described(needs)}; for example the prompt {route.prompt} with {example}"
         way = [f"Then get the prompt {route.prompt} again with these arguments, each <...> replaced by an answer:", "", f"    {shown}"]
         prompt = {"name": route.prompt, "arguments": arguments}
-    lines = [ASK, "", *_asked(questions), "", *way, ""]
+    lines = [ASK, "", *question_lines(questions), "", *way, ""]
     placed = {need.keyword for need in needs}  # the way back holds a blank for each already
     follow_ups = [question for question in questions if question.when and _blanks(question)]
     lines += [line for question in follow_ups for line in _follow_up(question, placed, route)]
@@ -60,8 +60,11 @@ def missing(
     return Fail(message, "missing", base.missing, base.fields, base.address, base.retry, tuple(questions), instructions, prompt)
 
 
-def _asked(questions: Sequence[PersonQuestion]) -> list[str]:
-    """The questions, numbered: each form's message (a follow-up with its condition), its fields, then its defaults apart."""
+def question_lines(questions: Sequence[PersonQuestion]) -> list[str]:
+    """The questions, numbered: each form's message (a follow-up with its condition), its fields, then its defaults apart.
+
+    The agent channel's failure lists them so, and so does an exported skill's "ask first" section (`guide export-skills`).
+    """
     lines = []
     for number, question in enumerate(questions, 1):
         condition = question.condition()

@@ -9,7 +9,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from guide.forms.fields import Field
-from guide.forms.keywords import KEYWORDS
+from guide.forms.keywords import KEYWORDS, describe_bounds
 from guide.forms.types import Invalid, is_unresolved
 from guide.text import clip, show
 
@@ -78,8 +78,7 @@ def accepted(field: Field, choices: Sequence[Any] | None = None) -> str:
     if choices is not None:
         listed = ", ".join(show(choice) for choice in choices)
         return f"{'a list of' if field.type.many else 'one of'}: {listed}"
-    parts = [field.type.noun] + [KEYWORDS[key].describe(bound) for key, bound in field.bounds.items()]
-    return " ".join(parts)
+    return " ".join(part for part in (field.type.noun, describe_bounds(field.bounds)) if part)
 
 
 def _problems(field: Field, value: Any, choices: Sequence[Any] | None) -> Iterator[str]:

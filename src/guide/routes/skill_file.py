@@ -32,7 +32,7 @@ def frontmatter(skill: Entrypoint) -> dict[str, Any]:
 
 def served(skill: Entrypoint, body: str) -> str:
     """The `SKILL.md` a Skills client reads: the skill's frontmatter as a YAML block, then `body`."""
-    return _with_frontmatter(frontmatter(skill), body)
+    return with_frontmatter(frontmatter(skill), body)
 
 
 def needs(skill: Entrypoint, failure: Fail) -> str:
@@ -47,6 +47,7 @@ def needs(skill: Entrypoint, failure: Fail) -> str:
     return served(skill, "\n".join(lines) + "\n")
 
 
-def _with_frontmatter(values: Mapping[str, Any], body: str) -> str:
+def with_frontmatter(values: Mapping[str, Any], body: str) -> str:
+    """`body` after `values` as a YAML frontmatter block (block style, in the order given)."""
     head = yaml.dump(dict(values), Dumper=_Dumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=1_000_000)
     return f"---\n{head}---\n{body}"
