@@ -1,4 +1,4 @@
-"""Count the Guide modules one read passes through: `python -m bench.probes.module_stays [--mode MODE] [URI]`.
+"""Count the Guide modules one read passes through: `python -m bench.probes.module_stays [--mode MODE] [--answered] [URI]`.
 
 A profile hook (`sys.setprofile`, and `threading.setprofile` for the worker
 threads a read hands work to) sees every Python call and return. Each time the
@@ -10,17 +10,21 @@ machine's speed: a read that goes through fewer modules, fewer times, is
 simpler to follow.
 
 The read is a cold one: the server is started, its docroot built and its start
-check done (the start line logged: the check runs in the background once the
-first requests are answered, and would otherwise be counted by chance), then the
-first read of `URI` (default: the bundled example's review command with one
-value missing) is counted, in the client's protocol era (`--mode`, default
-2026-07-28), from the request until its answer.
+check over (it runs in the background once the first requests are answered,
+and would otherwise be counted by chance: the probe waits for `report_start`
+to end), then the first read of `URI` (default: the bundled example's review
+command with its branch missing) is counted, in the client's protocol era
+(`--mode`, default 2026-07-28), from the request until its answer. On
+2026-07-28 that is the request that asks (its answer is `input_required`);
+with `--answered` the client answers each form (a field's default, else its
+first choice, else `main`) and retries until the text renders, and every
+request of the read is counted. On legacy a read is one request: the forms are
+asked and answered inside it.
 """
 
 import argparse
 import asyncio
 import contextlib
-import logging
 import sys
 import threading
 from collections import Counter
@@ -28,6 +32,7 @@ from pathlib import Path
 
 from fastmcp import Client
 
+from guide.server import startup
 from guide.server.app import create_server
 
 DEFAULT_URI = "guide://_review?mode=branch"
@@ -62,54 +67,75 @@ class Stays:
         return sum(self.modules.values())
 
 
-class _StartLine(logging.Handler):
-    """Knows when the server logged its start line (its start check is over)."""
+class _StartCheck:
+    """Knows when the server's start check is over: the start line logged and what was parsed kept (`report_start`)."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        super().__init__(logging.INFO)
-        self.loop, self.seen = loop, asyncio.Event()
+    def __init__(self) -> None:
+        self.done = asyncio.Event()
+        self._original = startup.report_start
 
-    def emit(self, record: logging.LogRecord) -> None:
-        if record.getMessage().startswith("serving"):
-            self.loop.call_soon_threadsafe(self.seen.set)
+    async def _report(self, docroot) -> None:
+        try:
+            await self._original(docroot)
+        finally:
+            self.done.set()
+
+    @contextlib.contextmanager
+    def watched(self):
+        """While in it, the servers started report the end of their start check here."""
+        startup.report_start = self._report
+        try:
+            yield self
+        finally:
+            startup.report_start = self._original
 
     async def wait(self) -> None:
-        """Until the start line is logged (at most a minute: a start that never logs is counted as it is)."""
+        """Until the start check is over (at most a minute: a start that never ends its check is counted as it is)."""
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.seen.wait(), 60)
+            await asyncio.wait_for(self.done.wait(), 60)
 
 
 async def _answer(message, response_type, params, context):
-    """A person who answers every field with a plain value."""
-    properties = params.requested_schema.get("properties", {})
-    return {name: "main" for name in properties}
+    """A person who answers every field: its default if it has one, else its first choice, else a plain branch name."""
+    return {name: _value(field) for name, field in params.requested_schema.get("properties", {}).items()}
 
 
-async def measure(uri: str, mode: str, forms: bool = True, warm: bool = False) -> Stays:
+def _value(field: dict):
+    if "default" in field:
+        return field["default"]
+    choices = field.get("enum") or [choice["const"] for choice in field.get("oneOf", ())]
+    return choices[0] if choices else "main"
+
+
+async def measure(uri: str, mode: str, forms: bool = True, warm: bool = False, answered: bool = False) -> Stays:
     """The stays of the first read of `uri` on a server started on the bundled example, its build already made.
 
     `warm`: the entrypoint was read once before with other keywords, so only the read's own path is counted
-    (not the per-file work of its first read: frontmatter, declared forms, references)."""
+    (not the per-file work of its first read: frontmatter, declared forms, references).
+    `answered` (2026-07-28): the client answers and retries until the text renders; else only the request that asks."""
     stays = Stays()
     threading.setprofile(stays.hook)  # before any worker thread starts, so every thread of the server has the hook
     server = create_server(watch=False, no_cache=True)  # nothing kept from another run: every run starts the same
-    started = _StartLine(asyncio.get_running_loop())
-    logging.getLogger("guide").addHandler(started)
-    async with Client(server, mode=mode, elicitation_handler=_answer if forms else None) as client:
-        await client.list_resources()  # the build is made and the first answer has gone out
-        if warm:
-            await client.read_resource(WARMING)
-        await started.wait()
-        sys.setprofile(stays.hook)
-        stays.on = True
-        try:
-            await client.read_resource(uri)
-        except Exception:  # a read that asks, on a client with no form handler, ends in an error: the path is what counts
-            pass
-        finally:
-            stays.on = False
-            sys.setprofile(None)
-            threading.setprofile(None)
+    one_round = mode == "2026-07-28" and forms and not answered
+    with _StartCheck().watched() as started:
+        async with Client(server, mode=mode, elicitation_handler=_answer if forms else None) as client:
+            await client.list_resources()  # the build is made and the first answer has gone out
+            if warm:
+                await client.read_resource(WARMING)
+            await started.wait()
+            sys.setprofile(stays.hook)
+            stays.on = True
+            try:
+                if one_round:
+                    await client.session.read_resource(uri, allow_input_required=True)  # the input_required result, not retried
+                else:
+                    await client.read_resource(uri)
+            except Exception:  # a read that asks, on a client with no form handler, ends in an error: the path is what counts
+                pass
+            finally:
+                stays.on = False
+                sys.setprofile(None)
+                threading.setprofile(None)
     return stays
 
 
@@ -120,13 +146,14 @@ def main() -> None:
     parser.add_argument("--mode", default="2026-07-28", choices=("legacy", "2026-07-28"))
     parser.add_argument("--agent", action="store_true", help="a client that shows no forms (the read fails with the questions)")
     parser.add_argument("--warm", action="store_true", help="read the entrypoint once before with other keywords")
+    parser.add_argument("--answered", action="store_true", help="2026-07-28: count every request until the text renders, not only the one that asks")
     parser.add_argument("--list", action="store_true", help="list each module with its stays")
     options = parser.parse_args()
-    stays = asyncio.run(measure(options.uri, options.mode, forms=not options.agent, warm=options.warm))
+    stays = asyncio.run(measure(options.uri, options.mode, forms=not options.agent, warm=options.warm, answered=options.answered))
     if options.list:
         for name, count in stays.modules.most_common():
             print(f"{count:5d}  {name}")
-    kind = ("agent" if options.agent else "forms") + (", warm" if options.warm else "")
+    kind = ("agent" if options.agent else "forms") + (", warm" if options.warm else "") + (", answered" if options.answered else "")
     print(f"{len(stays.modules)} modules, {stays.count} stays ({options.mode}, {kind}, {options.uri})")
 
 

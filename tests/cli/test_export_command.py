@@ -21,6 +21,7 @@ from guide.cli import main
 from guide.cli.export.folders import AGENTS, MANIFEST
 from guide.docroot.folder import Docroot
 from guide.errors import MissingInputError
+from guide.project.context import Contexts
 from guide.routes.lookup import AddressRead
 from guide.server.channels.agent import Agent
 from guide.server.service import Service, Turn
@@ -61,7 +62,7 @@ def test_every_exported_skill_passes_the_reference_validator_and_fastmcp_loads_i
 
 async def _agent_questions(docroot):
     """The agent channel's failure for the skill: the questions a client without forms is told to ask."""
-    service = Service(Docroot(docroot))
+    service = Service(Docroot(docroot), contexts=Contexts(docroot))
     found = await service.find(AddressRead("guide://$triage"))
     with pytest.raises(MissingInputError) as failed:
         await service.call(AddressRead("guide://$triage"), found, Turn(Agent()))

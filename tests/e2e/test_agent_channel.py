@@ -75,3 +75,51 @@ async def test_c7_12_a_guide_prompt_caller_is_told_the_route_line_and_it_renders
     assert line == f"_change --kind={KIND}"
     assert "guide://" not in error.error.message and "If kind is bug, also add --issue=<integer>." in error.error.message
     assert text.startswith("# Fix issue #9")
+
+
+FETCH = """---
+elicitation:
+  where:
+    message: Where from?
+    schema:
+      type: object
+      properties:
+        where: {type: string, enum: [local, remote], default: remote}
+      required: [where]
+  ref:
+    message: Which ref?
+    when: {where: [remote]}
+    schema:
+      type: object
+      properties:
+        ref: {type: string}
+      required: [ref]
+---
+FETCH {{kwargs.where}} {{kwargs.ref}}
+"""
+
+
+async def test_c7_12_a_follow_up_the_way_back_already_holds_is_not_added_twice(empty_docroot, connect, mode):
+    # Issue 34 (1): `where`'s default opens `ref`, so the address to read holds ref=<string> already; the follow-up must not say
+    # "also add ref=<string>" again, but that ref goes when the person chooses another `where`.
+    empty_docroot.write("_commands/fetch.md", FETCH)
+    async with connect(create_server(empty_docroot.root, project=empty_docroot.project, watch=False)) as client:
+        error = await read_error(client, "guide://_fetch")
+        kept = await read(client, error.error.data["retry"].replace("<string>", "main"))
+        chosen = await read(client, "guide://_fetch?where=local")
+    text = error.error.message
+    assert "    guide://_fetch?ref=<string>\n" in text
+    assert "also add" not in text and "\nUnless where is remote, leave out ref.\n" in text
+    assert (kept, chosen) == ("FETCH remote main\n", "FETCH local \n")
+
+
+async def test_c7_12_a_follow_up_whose_answer_the_address_gives_is_not_asked_again(starter, connect, mode):
+    # Issue 34 (1): the address already holds `issue`, so the condition that would open its question changes nothing to add.
+    async with connect(starter) as client:
+        error = await read_error(client, "guide://_change?issue=42")
+        bug = await read(client, error.error.data["retry"].replace(KIND, "bug"))
+    text = error.error.message
+    assert "issue=<" not in text and "also add" not in text and "Which issue" not in text
+    assert asked(error.error.data) == [("kind", None, ["kind"]), ("checks", None, [])]  # no question for `issue`
+    assert error.error.data["retry"] == f"guide://_change?issue=42&kind={KIND}"
+    assert bug.startswith("# Fix issue #42")

@@ -1,6 +1,8 @@
 """C7.12: one person's answers render the same text through every channel, for generated declarations.
 
-A generated command (every field type, titled and untitled choices, defaults,
+A generated command (every field type: strings free, formatted and chosen
+(untitled, titled with `oneOf`, legacy `enumNames`), integers, numbers,
+booleans, multi-selects untitled and titled; defaults,
 required and optional fields, `when` branches on earlier forms, `fallback:
 render`, URL steps with a fallback) is read by a real client in this era through
 each channel: native forms (the client answers each form it is shown), the App
@@ -42,7 +44,11 @@ from guide.server.channels.base import APP_MIME
 URI = "guide://_c"
 TITLED = [{"const": "a", "title": "Alpha"}, {"const": "b", "title": "Beta"}, {"const": "c", "title": "Gamma"}]
 ITEMS = ["x", "y", "z"]
-KINDS = ("choice", "titled", "text", "count", "flag", "multi")
+TITLED_ITEMS = [{"const": item, "title": item.upper()} for item in ITEMS]
+DAYS = ["2026-01-31", "2026-02-01", "2026-12-24"]
+KINDS = ("choice", "titled", "legacy", "text", "day", "count", "amount", "flag", "multi", "titled-multi")
+SUPPLIERS = ("choice", "titled", "legacy", "count", "amount", "flag")
+"""The kinds a `when` may wait on in these cases (one value each)."""
 ROUNDS = 8
 """The most reads one channel may take before it is counted as stuck."""
 
@@ -51,10 +57,14 @@ def schema_for(kind: str) -> dict:
     return {
         "choice": {"type": "string", "enum": ["a", "b", "c"]},
         "titled": {"type": "string", "title": "Letter", "oneOf": TITLED},
+        "legacy": {"type": "string", "enum": ["a", "b", "c"], "enumNames": ["Alpha", "Beta", "Gamma"]},
         "text": {"type": "string", "maxLength": 5, "pattern": "[a-z]+"},
+        "day": {"type": "string", "format": "date"},
         "count": {"type": "integer", "minimum": 0, "maximum": 3},
+        "amount": {"type": "number", "minimum": 0, "maximum": 2},
         "flag": {"type": "boolean"},
         "multi": {"type": "array", "items": {"type": "string", "enum": ITEMS}, "maxItems": 2},
+        "titled-multi": {"type": "array", "items": {"anyOf": TITLED_ITEMS}, "minItems": 1},
     }[kind]
 
 
@@ -62,10 +72,14 @@ def values_of(kind: str):
     return {
         "choice": st.sampled_from(["a", "b", "c"]),
         "titled": st.sampled_from(["a", "b", "c"]),
+        "legacy": st.sampled_from(["a", "b", "c"]),
         "text": st.text("abc", min_size=1, max_size=5),
+        "day": st.sampled_from(DAYS),
         "count": st.integers(0, 3),
+        "amount": st.sampled_from([0.5, 1.25, 2.0]),
         "flag": st.booleans(),
         "multi": st.lists(st.sampled_from(ITEMS), min_size=1, max_size=2, unique=True),
+        "titled-multi": st.lists(st.sampled_from(ITEMS), min_size=1, max_size=3, unique=True),
     }[kind]
 
 
@@ -105,7 +119,7 @@ def cases(draw):
             if draw(st.booleans()):
                 required.append(name)
         declaration = {"message": f"Form {index}.", "schema": {"type": "object", "properties": properties, "required": required}}
-        earlier = sorted(name for name in kinds if name not in properties and kinds[name] in ("choice", "titled", "count", "flag"))
+        earlier = sorted(name for name in kinds if name not in properties and kinds[name] in SUPPLIERS)
         if earlier and draw(st.booleans()):
             name = draw(st.sampled_from(earlier))
             declaration["when"] = {name: draw(st.lists(values_of(kinds[name]), min_size=1, max_size=2, unique=True))}
@@ -127,7 +141,7 @@ def needs_the_person(form: dict) -> bool:
 
 
 def body(kinds: dict[str, str], elicitation: dict) -> str:
-    lines = [f"{name}={{{{#kwargs.{name}}}}}{{{{.}}}},{{{{/kwargs.{name}}}}}" if kind == "multi" else f"{name}=[{{{{kwargs.{name}}}}}]"
+    lines = [f"{name}={{{{#kwargs.{name}}}}}{{{{.}}}},{{{{/kwargs.{name}}}}}" if kind.endswith("multi") else f"{name}=[{{{{kwargs.{name}}}}}]"
              for name, kind in kinds.items()]
     lines += [f"{form}: {{{{#elicitation.opened.{form}}}}}opened{{{{/elicitation.opened.{form}}}}}" for form in elicitation if form.startswith("u")]
     return "\n".join(lines) + "\n"
@@ -201,6 +215,26 @@ def holds(condition: dict | None, known: dict) -> bool | None:
     return True
 
 
+def defaulted(elicitation: dict) -> set[str]:
+    """Every field declared with a default."""
+    return {name for form in elicitation.values() for name, field in form.get("schema", {}).get("properties", {}).items() if "default" in field}
+
+
+def check_the_questions(message: str, data: dict, elicitation: dict, keywords: dict) -> None:
+    """The agent is never asked for a field the address gives or one with a default, nor promised a link it will not get.
+
+    The text first (what the agent reads), then the same questions in the failure's data.
+    """
+    for name in keywords:
+        assert f"- `{name}` (" not in message and f"{name}=<" not in message, f"{name} is asked although the address gives it"
+    for name in defaulted(elicitation) - set(keywords):
+        assert f"- `{name}` (" not in message, f"{name} has a default but is asked as a question"
+    assert "link to open" not in message, "a URL step with a fallback is never promised to the agent"
+    for question in data["questions"]:
+        assert all(field["keyword"] not in keywords for field in question["fields"] + question["defaults"])
+        assert all(field["default"] is None for field in question["fields"]) and "url" not in question
+
+
 async def agent(server, mode: str, elicitation: dict, person: dict, first: dict) -> str:
     """A client without forms: it asks the person each question the failure lists, in order, and reads the address with the answers."""
     keywords = dict(first)
@@ -209,15 +243,11 @@ async def agent(server, mode: str, elicitation: dict, person: dict, first: dict)
             try:
                 return (await client.read_resource(address(keywords)))[0].text
             except MCPError as error:
-                data = error.error.data
+                message, data = error.error.message, error.error.data
             assert data["reason"] == "missing", data
+            check_the_questions(message, data, elicitation, keywords)
             known = dict(keywords)
             for question in data["questions"]:
-                for field in question["fields"] + question["defaults"]:
-                    assert field["keyword"] not in keywords, f"{field['keyword']} is asked although the address gives it"
-                for field in question["fields"]:
-                    assert field["default"] is None, f"{field['keyword']} has a default but is asked as a question"
-                assert "url" not in question, "a URL step with a fallback is never promised to the agent"
                 if holds(question["when"], known) is not True:
                     continue
                 needed = "fallback" not in elicitation[question["form"]] and any(field["required"] for field in question["fields"])

@@ -123,7 +123,7 @@ def test_the_contexts_answer_the_phase_of_each_project(tmp_path):
     contexts = Contexts(own, Projects(tmp_path))
     built = Docroot(docroot_folder).build()
     assert isinstance(built.snapshot.config, Config)
-    assert (contexts.phase(built, contexts.own), contexts.phase(built, other)) == ("planning", "review")
+    assert (contexts.decide(built, EMPTY, {}).phase, contexts.decide(built, EMPTY, {PROJECT: (str(other),)}).phase) == ("planning", "review")
     assert contexts.known(built, EMPTY, {}) == ReadContext(own, "", "planning")  # the own project's state file was read: known on the loop
     assert contexts.known(built, EMPTY, {PROJECT: (str(other),)}) is UNBUILT  # a named project is checked in a worker
     assert contexts.decide(built, EMPTY, {PROJECT: (str(other),)}) == ReadContext(other, str(other), "review")

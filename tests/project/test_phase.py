@@ -3,6 +3,7 @@
 import textwrap
 
 from guide.docroot.folder import Docroot
+from guide.forms.declare import EMPTY
 from guide.project.context import Contexts
 
 
@@ -27,9 +28,9 @@ def test_c10_guide_yaml_flags_phases_and_state_file(tmp_path):
     snap = docroot.build()
     assert snap.config.flags == {"workflow": True, "team": "data"}
     assert snap.config.phases == ("discussion", "planning", "review")
-    assert contexts.phase(docroot.build(), contexts.own) == "planning"
+    assert contexts.decide(docroot.build(), EMPTY, {}).phase == "planning"
     write(project, "state/phase.yaml", "phase: review\n")
-    assert contexts.phase(docroot.build(), contexts.own) == "review"
+    assert contexts.decide(docroot.build(), EMPTY, {}).phase == "review"
 
 
 def test_c10_defaults_without_guide_yaml(tmp_path):
@@ -38,16 +39,16 @@ def test_c10_defaults_without_guide_yaml(tmp_path):
     docroot, contexts = docroot_of(tmp_path / "root", {"index.md": "d"}, project=project)
     snap = docroot.build()
     assert (snap.config.flags, snap.config.phases) == ({}, ())
-    assert contexts.phase(docroot.build(), contexts.own) is None  # no workflow enabled: the state file is not consulted
+    assert contexts.decide(docroot.build(), EMPTY, {}).phase is None  # no workflow enabled: the state file is not consulted
 
 
 def test_c10_default_state_file_is_read_when_phases_are_enabled(tmp_path):
     project = tmp_path / "project"
     write(project, ".guide.yaml", "phase: check\n")
     docroot, contexts = docroot_of(tmp_path / "root", {"guide.yaml": "workflow: {phases: [plan, check]}\n"}, project=project)
-    assert contexts.phase(docroot.build(), contexts.own) == "check"
+    assert contexts.decide(docroot.build(), EMPTY, {}).phase == "check"
 
 
 def test_c10_no_state_file_means_no_active_phase(tmp_path):
     docroot, contexts = docroot_of(tmp_path, {"guide.yaml": "workflow: {phases: [a]}\n"}, project=tmp_path)
-    assert contexts.phase(docroot.build(), contexts.own) is None
+    assert contexts.decide(docroot.build(), EMPTY, {}).phase is None

@@ -13,6 +13,7 @@ from fastmcp import Client
 from mcp_types import CompletionArgument, PromptReference, ResourceTemplateReference
 
 from guide.docroot.folder import Docroot
+from guide.project.context import Contexts
 from guide.server.app import create_server
 from guide.server.completion import MAX_INPUT, MAX_VALUES, completer
 
@@ -37,7 +38,7 @@ def wide(tmp_path) -> Path:
 
 
 async def test_a_field_with_thousands_of_choices_gets_at_most_the_cap_and_the_total(wide):
-    complete = completer(Docroot(wide))
+    complete = completer(Docroot(wide), Contexts(wide))
     answer = await complete(PromptReference(name="wide"), CompletionArgument(name="pick", value=""))
     assert answer.values == CHOICES[:MAX_VALUES]
     assert (answer.total, answer.has_more) == (len(CHOICES), True)
@@ -46,7 +47,7 @@ async def test_a_field_with_thousands_of_choices_gets_at_most_the_cap_and_the_to
 
 
 async def test_the_route_prompt_with_hundreds_of_commands_gets_at_most_the_cap(wide):
-    answer = await completer(Docroot(wide))(PromptReference(name="guide"), CompletionArgument(name="command", value=":"))
+    answer = await completer(Docroot(wide), Contexts(wide))(PromptReference(name="guide"), CompletionArgument(name="command", value=":"))
     assert len(answer.values) == MAX_VALUES and all(value.startswith(":") for value in answer.values)
     assert answer.total == COMMANDS + 1 and answer.has_more
 
@@ -67,7 +68,7 @@ async def test_the_route_prompt_with_hundreds_of_commands_gets_at_most_the_cap(w
     ids=["huge-value", "huge-name", "huge-prompt", "huge-template", "other-scheme", "member", "help", "document", "no-field"],
 )
 async def test_hostile_input_gets_no_suggestions(wide, ref, name, value, caplog):
-    answer = await completer(Docroot(wide))(ref, CompletionArgument(name=name, value=value))
+    answer = await completer(Docroot(wide), Contexts(wide))(ref, CompletionArgument(name=name, value=value))
     assert answer.values == [] and not answer.has_more
     assert "unexpected error" not in caplog.text
 

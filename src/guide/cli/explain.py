@@ -11,8 +11,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from guide.forms.declare import Form
-from guide.forms.described import when_status
 from guide.forms.step import Fail, Outcome, Render, Request, read_keywords
+from guide.forms.values import when_status
 from guide.text import show
 
 STATUSES = (
@@ -88,7 +88,7 @@ def _report(form: Form, facts: _Facts) -> FormReport:
         return FormReport(form.id, "invalid", facts.invalid[bad[0]])
     if facts.replies is not None and form.id in facts.replies:
         return _replied(form, facts.replies[form.id], facts)
-    applies = when_status(form, facts.values)
+    applies = when_status(form.when, facts.values)
     if applies is False:
         return FormReport(form.id, "not-applicable", _conditions(form, facts.values))
     if facts.replies is not None and isinstance(facts.outcome, Fail):
@@ -150,7 +150,7 @@ def _with_defaults(request: Request, known: Mapping[str, Any]) -> dict[str, Any]
         added = {
             field.name: field.default
             for form in request.forms.forms
-            if when_status(form, values) is True
+            if when_status(form.when, values) is True
             for field in form.fields
             if field.has_default and field.name not in values
         }

@@ -70,6 +70,9 @@ class TerminalForm:
         self.console.print(f"\n[bold]{escape(label)}[/]{' [red]*[/]' if required else ''}")
         if schema.get("description"):
             self.console.print(f"[dim]{escape(schema['description'])}[/]")
+        need = describe(field, form, required, field.choices) if field is not None else None
+        if need is not None and need.hint():
+            self.console.print(f"[dim]{escape(need.hint())}[/]")  # worded as the App page and an agent's refusal word it
         choices = choice_options(schema)
         for number, (value, title) in enumerate(choices, start=1):
             self.console.print(f"  {number}. {escape(title)}" + (f" [dim]({escape(value)})[/]" if title != value else ""))
@@ -78,7 +81,7 @@ class TerminalForm:
             try:
                 return self._read(field, schema, typed, choices, required)
             except _Refused as error:  # only a declared field refuses a value
-                accepts = describe(field, form, required, field.choices).accepted(titled=True) if field is not None else ""
+                accepts = need.accepted(titled=True) if need is not None else ""
                 self.console.print(f"[red]{escape(str(error))}; {escape(accepts)}[/]")
             except Invalid as error:
                 self.console.print(f"[red]{escape(str(error))}[/]")

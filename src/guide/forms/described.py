@@ -19,7 +19,7 @@ from guide import address
 from guide.forms.declare import Form
 from guide.forms.fields import ABSENT, Field
 from guide.forms.keywords import describe_bounds
-from guide.forms.values import accepted, same_value
+from guide.forms.values import accepted, when_status
 from guide.text import one_line, show
 
 
@@ -87,6 +87,10 @@ class Need:
         accepts = self.choice_words() if titled and self.choices is not None and self.titles != tuple(map(show, self.choices)) else self.accepts
         default = f"; default {show(self.default)}" if self.default is not ABSENT else ""
         return f"it accepts {accepts}{default}"
+
+    def hint(self) -> str:
+        """What a form shows under the field, when it has bounds: `Accepts an integer at least 1.`; else empty."""
+        return f"Accepts {self.accepts}." if self.constraints else ""
 
     def labelled(self) -> str:
         """The field as a list of defaults names it: `` `severity` = sev3 (string; one of: sev1, sev2, sev3): Severity``."""
@@ -182,7 +186,7 @@ def person_questions(forms: Sequence[Form], known: Mapping[str, Any], completed:
     already known is not asked. A URL step is asked with its link as `link_of` renders it now, unless it has
     `fallback: render`: a client without links renders without it, so the person is never promised its link.
     """
-    open_forms = [form for form in forms if form.id not in completed and when_status(form, known) is not False
+    open_forms = [form for form in forms if form.id not in completed and when_status(form.when, known) is not False
                   and not (form.url is not None and form.fallback)]
     waited = {name for form in open_forms for name in form.when if name not in known}
     asked = []
@@ -196,14 +200,3 @@ def person_questions(forms: Sequence[Form], known: Mapping[str, Any], completed:
         asked.append(PersonQuestion(form.id, form.message, tuple(need for need in described if need.default is ABSENT), condition, link,
                                     tuple(need for need in described if need.default is not ABSENT)))
     return tuple(asked)
-
-
-def when_status(form: Form, known: Mapping[str, Any]) -> bool | None:
-    """True when `when` matches (or is absent), False when it fails, None while undecided (C7.3)."""
-    decided = True
-    for name, expected in form.when.items():
-        if name not in known:
-            decided = False
-        elif not any(same_value(known[name], value) for value in expected):
-            return False
-    return True if decided else None

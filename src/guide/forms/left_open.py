@@ -17,10 +17,10 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from guide.forms.described import PersonQuestion, when_status
+from guide.forms.described import PersonQuestion
 from guide.forms.outcomes import Render, Request
 from guide.forms.step import read_keywords
-from guide.forms.values import normalise_answer
+from guide.forms.values import normalise_answer, when_status
 
 
 @dataclass(frozen=True)
@@ -40,10 +40,10 @@ def left_open(request: Request, questions: Collection[PersonQuestion]) -> Open:
     if not isinstance(known, dict):
         known = {}  # a read with an invalid keyword fails before it asks anything: no question is then open
     forms = request.forms.forms
-    undecided = {form.id for form in forms if when_status(form, known) is None}
+    undecided = {form.id for form in forms if when_status(form.when, known) is None}
     open_forms = frozenset({question.form for question in questions} | undecided)
     open_fields = frozenset(field.name for form in forms if form.id in open_forms for field in form.fields if field.name not in known)
-    settled = [form for form in forms if form.id not in open_forms and when_status(form, known) is True]
+    settled = [form for form in forms if form.id not in open_forms and when_status(form.when, known) is True]
     defaults: dict[str, Any] = {field.name: normalise_answer(field, field.default) for form in settled for field in form.fields
                                 if field.has_default and field.name not in known and field.name not in open_fields}
     defaulted = frozenset(form.id for form in settled if form.url is not None and form.fallback)

@@ -9,7 +9,7 @@ failure's `data` holds the same questions (docs/errors.md).
 """
 
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from guide import address
 from guide.forms.described import Need, PersonQuestion
@@ -49,9 +49,10 @@ def missing(
         way = [f"Then get the prompt {route.prompt} again with these arguments, each <...> replaced by an answer:", "", f"    {shown}"]
         prompt = {"name": route.prompt, "arguments": arguments}
     lines = [ASK, "", *question_lines(questions), "", *way, ""]
+    placed = {need.keyword for need in needs}  # the way back holds a blank for each already
     follow_ups = [question for question in questions if question.when and _blanks(question)]
-    lines += [_follow_up(question, route) for question in follow_ups]
-    covered = {need.keyword for need in needs} | {need.keyword for question in follow_ups for need in _blanks(question)}
+    lines += [line for question in follow_ups for line in _follow_up(question, placed, route)]
+    covered = placed | {need.keyword for question in follow_ups for need in _blanks(question)}
     if any(need.keyword not in covered for question in questions for need in (*question.fields, *question.defaults)):
         lines.append("Give each other answer the same way, and a value the person chooses instead of a default too; "
                      "leave out a value the person leaves blank (its default applies).")
@@ -87,16 +88,21 @@ def _blanks(question: PersonQuestion) -> list[Need]:
     return [need for need in question.fields if need.required and need.default is ABSENT]
 
 
-def _follow_up(question: PersonQuestion, route: Route) -> str:
-    """How a follow-up's answers join the way back: `If kind is bug, also add issue=<integer>.`"""
+def _follow_up(question: PersonQuestion, placed: Collection[str], route: Route) -> list[str]:
+    """How a follow-up's answers join the way back: `If kind is bug, also add issue=<integer>.`
+
+    A blank the way back holds already (a default opened the follow-up) is not added twice: it goes unless the condition holds.
+    """
     blanks = _blanks(question)
+    added, held = [need for need in blanks if need.keyword not in placed], [need.keyword for need in blanks if need.keyword in placed]
     if route.prompt is None:
-        added = "&".join(f"{need.keyword}={need.placeholder}" for need in blanks)
+        joined = "&".join(f"{need.keyword}={need.placeholder}" for need in added)
     elif route.line:
-        added = " ".join(f"--{need.keyword}={_plain(need)}" for need in blanks)
+        joined = " ".join(f"--{need.keyword}={_plain(need)}" for need in added)
     else:
-        added = ", ".join(f"{need.keyword}={_plain(need)}" for need in blanks)
-    return f"If {question.condition()}, also add {added}."
+        joined = ", ".join(f"{need.keyword}={_plain(need)}" for need in added)
+    lines = [f"If {question.condition()}, also add {joined}."] if added else []
+    return lines + ([f"Unless {question.condition()}, leave out {', '.join(held)}."] if held else [])
 
 
 def _arguments(route: Route, args: Sequence[str], keywords: Mapping[str, tuple[str, ...]], blanks: Mapping[str, Need]) -> dict[str, str]:

@@ -10,14 +10,14 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from guide.forms.declare import Form
-from guide.forms.described import Need, need, person_questions, when_status
+from guide.forms.described import Need, need, person_questions
 from guide.forms.failure import Fail, Reason, described, failure, without_value
 from guide.forms.fields import WORKFLOW_PHASES, Field
 from guide.forms.offered import checked_choices, delivered_schema, offered_choices, unreadable
 from guide.forms.outcomes import Answer, Ask, Outcome, Progress, Question, Render, Request
 from guide.forms.questions import missing
 from guide.forms.url_step import LinkRefused, UrlQuestion, link_context, named_fields, opened_steps, render_link, unopened
-from guide.forms.values import Invalid, is_unresolved, normalise_answer, normalise_text, problems, text_length
+from guide.forms.values import Invalid, is_unresolved, normalise_answer, normalise_text, problems, text_length, when_status
 from guide.protocol import PROJECT
 from guide.spelling import near_miss
 from guide.text import clip, listed
@@ -227,7 +227,7 @@ class _Interaction:
     def pending(self) -> list[Form]:
         """Applicable forms not yet done that miss a required field or supply a field a `when` waits for."""
         known = self.known
-        status = {form.id: when_status(form, known) for form in self.forms}
+        status = {form.id: when_status(form.when, known) for form in self.forms}
         waiting = {
             name
             for form in self.forms
@@ -284,7 +284,7 @@ class _Interaction:
         defaults = {
             field.name: _default(field)
             for form in self.forms
-            if when_status(form, known) is True
+            if when_status(form.when, known) is True
             for field in form.fields
             if field.has_default and field.name not in known
         }

@@ -13,7 +13,7 @@ from guide.forms.keywords import KEYWORDS, describe_bounds
 from guide.forms.types import Invalid, is_unresolved
 from guide.text import clip, show
 
-__all__ = ["Invalid", "accepted", "is_unresolved", "normalise_answer", "normalise_text", "problems", "same_value", "text_length"]
+__all__ = ["Invalid", "accepted", "is_unresolved", "normalise_answer", "normalise_text", "problems", "same_value", "text_length", "when_status"]
 
 
 def same_value(value: Any, expected: Any) -> bool:
@@ -23,6 +23,21 @@ def same_value(value: Any, expected: Any) -> bool:
     if isinstance(value, str) or isinstance(expected, str):
         return isinstance(value, str) and isinstance(expected, str) and value == expected
     return value == expected
+
+
+def when_status(when: Mapping[str, Sequence[Any]], known: Mapping[str, Any]) -> bool | None:
+    """Whether a form's `when` holds for the known values: True, False, or None while undecided (C7.3).
+
+    It holds when every field it names is known and equals one of its values (an empty `when` always holds); it fails when a
+    known value is not listed; otherwise it is undecided.
+    """
+    decided = True
+    for name, expected in when.items():
+        if name not in known:
+            decided = False
+        elif not any(same_value(known[name], value) for value in expected):
+            return False
+    return True if decided else None
 
 
 def text_length(values: Mapping[str, Any]) -> int:

@@ -78,21 +78,20 @@ class Contexts:
         return found
 
     def decide(self, built: Built, forms: FormSet, keywords: Mapping[str, Sequence[str]], supplied: Mapping[str, Sequence[str]] | None = None,
-               roots: Sequence[str] = (), *, phased: bool = True) -> ReadContext:
+               roots: Sequence[str] = (), *, phased: bool = True, lenient: bool = False, only: str | None = None) -> ReadContext:
         """The read's context, worked out now (slow: never on the event loop); `InputError` when it names a project it may not have.
 
         `supplied` are the texts the read gives each field, checked against a live source beyond the values it offers.
+        Completion asks `lenient`ly (a project it may not name is the server's own, not an error), for the field it completes
+        (`only`: no other field's live source is read).
         """
-        project = self.project(keywords, roots)
-        phase = self.phase(built, project) if phased else None
-        live = sources.derive(forms, project, supplied) if forms.live else NOTHING_LIVE
+        project = self._project(keywords, roots, lenient)
+        phase = self._phase(built, project) if phased else None
+        live = sources.derive(forms, project, supplied, only=only) if forms.live else NOTHING_LIVE
         return ReadContext(project, "" if project == self.own else str(project), phase, live)
 
-    def project(self, keywords: Mapping[str, Sequence[str]], roots: Sequence[str] = (), *, lenient: bool = False) -> Path:
-        """The project the keyword `project` names (checked), else the one root inside the projects folder, else the server's own.
-
-        `lenient` (completion): a project that may not be named is the server's own, not an error.
-        """
+    def _project(self, keywords: Mapping[str, Sequence[str]], roots: Sequence[str], lenient: bool) -> Path:
+        """The project the keyword `project` names (checked), else the one root inside the projects folder, else the server's own."""
         given = keywords.get(PROJECT)
         if given is not None:
             try:
@@ -105,7 +104,7 @@ class Contexts:
             return self.projects.rooted(roots) or self.own
         return self.own
 
-    def phase(self, built: Built, project: Path) -> str | None:
+    def _phase(self, built: Built, project: Path) -> str | None:
         """The workflow phase `project` is in now; its state file is read again whenever it changed (slow)."""
         _, phases, own, _ = self._state(built)
         return own.phase() if project == self.own else phases.of(project).phase()

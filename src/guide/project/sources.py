@@ -49,8 +49,11 @@ _WILD = re.compile(r"[*?\[]")
 log = logging.getLogger("guide")
 
 
-def derive(forms: FormSet, project: Path, supplied: Mapping[str, Sequence[str]] | None = None, *, time_limit: float | None = None) -> dict[str, Live]:
-    """What each live-sourced field of `forms` offers now, read from `project`; `supplied` (keyword texts by field) are kept if they exist.
+def derive(forms: FormSet, project: Path, supplied: Mapping[str, Sequence[str]] | None = None, *, time_limit: float | None = None,
+           only: str | None = None) -> dict[str, Live]:
+    """What each live-sourced field of `forms` offers now, read from `project`.
+
+    `supplied` (keyword texts by field) are kept if they exist; `only` names the one field to read (completion).
 
     A value a caller supplies is checked against the whole source, not only the
     first `MAX_CHOICES` offered, so it is added to the field's choices when the
@@ -61,7 +64,7 @@ def derive(forms: FormSet, project: Path, supplied: Mapping[str, Sequence[str]] 
     read: dict[tuple[Source, tuple[str, ...]], Live] = {}
     live: dict[str, Live] = {}
     for name, (_, field) in forms.fields.items():
-        if not field.live:
+        if not field.live or (only is not None and name != only):
             continue
         wanted = tuple(sorted({part.strip() for text in supplied.get(name, ()) for part in (text.split(",") if field.type.many else [text])}))
         key = (field.source, wanted)

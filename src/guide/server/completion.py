@@ -12,20 +12,21 @@ arguments given so far name (C10).
 """
 
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Iterator
-from pathlib import Path
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
+from functools import partial
 from typing import Any
 
 from anyio import CapacityLimiter
 from mcp_types import Completion, PromptReference, ResourceTemplateReference
 
 from guide import address
+from guide.docroot.built import Built
+from guide.docroot.entrypoints import Entrypoint
 from guide.docroot.folder import Docroot, DocrootGone
 from guide.docroot.memo import MEGA, UNBUILT, Kept
 from guide.errors import GuideError
 from guide.forms.fields import Field
 from guide.forms.offered import offered_choices
-from guide.project import sources
 from guide.project.context import Contexts
 from guide.protocol import PROJECT, ROUTE_PROMPT
 from guide.server import work
@@ -41,7 +42,7 @@ CHOICES: Kept[tuple[str, ...]] = Kept("a field's choices as text, by entrypoint,
 NOTHING = Completion(values=[])
 
 
-def completer(docroot: Docroot, contexts: Contexts | None = None, source_reads: CapacityLimiter | None = None) -> Callable[..., Awaitable[Completion]]:
+def completer(docroot: Docroot, contexts: Contexts, source_reads: CapacityLimiter | None = None) -> Callable[..., Awaitable[Completion]]:
     """A completion handler bound to a docroot (and the projects its reads are about); the answer is found in a worker thread.
 
     A field with a live source (`git-*`, `files:`) is read in a thread of
@@ -56,10 +57,9 @@ def completer(docroot: Docroot, contexts: Contexts | None = None, source_reads: 
 
     async def complete(ref: Any, argument: Any, context: Any = None) -> Completion:
         try:
-            found = await work.off_loop(_complete, docroot, contexts or Contexts(), ref, argument, context)
-            if isinstance(found, tuple):  # read now, never kept: the project's branches and files change without the docroot changing
-                field, project = found
-                return _matching(await work.off_loop(_live_choices, field, project, limiter=source_reads), argument.value or "")
+            found = await work.off_loop(_complete, docroot, contexts, ref, argument, context)
+            if isinstance(found, partial):  # read now, never kept: the project's branches and files change without the docroot changing
+                return _matching(await work.off_loop(found, limiter=source_reads), argument.value or "")
             return found
         except DocrootGone:
             return NOTHING  # reads and the health probe say why
@@ -70,8 +70,8 @@ def completer(docroot: Docroot, contexts: Contexts | None = None, source_reads: 
     return complete
 
 
-def _complete(docroot: Docroot, contexts: Contexts, ref: Any, argument: Any, context: Any) -> Completion | tuple[Field, Path]:
-    """The completion of `argument`, or the field whose live source must be read for it with the project the arguments name."""
+def _complete(docroot: Docroot, contexts: Contexts, ref: Any, argument: Any, context: Any) -> "Completion | partial[tuple[str, ...]]":
+    """The completion of `argument`, or how to read the live source it offers (in the project the arguments name)."""
     typed = argument.value or ""
     reference = ref.name if isinstance(ref, PromptReference) else getattr(ref, "uri", "")
     if max(len(typed), len(argument.name), len(reference)) > MAX_INPUT:
@@ -91,28 +91,34 @@ def _complete(docroot: Docroot, contexts: Contexts, ref: Any, argument: Any, con
         entrypoint = built.skill(target.path[0]) if target.kind == "skill" else built.command("/".join(target.path))
     else:
         return NOTHING
-    if entrypoint is None:
+    if entrypoint is None or argument.name not in entrypoint.forms.fields:
         return NOTHING
-    located = entrypoint.forms.fields.get(argument.name)
-    if located is None:
-        return NOTHING
-    field, project = located[1], _project(contexts, context)
+    offered = partial(_offered, contexts, built, entrypoint, argument.name, _named(context))
+    if entrypoint.forms.fields[argument.name][1].live:
+        return offered
+    return _matching(offered(), typed)
+
+
+def _offered(contexts: Contexts, built: Built, entrypoint: Entrypoint, name: str, keywords: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """Field `name`'s choices as text, in the context a read with `keywords` would have (C10).
+
+    A live source is read now; other choices are kept per snapshot and phase.
+    """
+    field = entrypoint.forms.fields[name][1]
+    read = contexts.decide(built, entrypoint.forms, keywords, lenient=True, only=name)
     if field.live:
-        return field, project
-    phase = contexts.phase(built, project)
-    key = (entrypoint.uri, field.name, phase)
+        return tuple(map(show, offered_choices(field, read.phase, read.live) or ()))
+    key = (entrypoint.uri, name, read.phase)
     choices = built.recall(CHOICES, key)
     if choices is UNBUILT:
-        choices = built.remember(CHOICES, key, _choices(field, phase))
-    return _matching(choices, typed)
+        choices = built.remember(CHOICES, key, _choices(field, read.phase))
+    return choices
 
 
-def _project(contexts: Contexts, context: Any) -> Path:
-    """The project the arguments given so far name (C10), if they name one a read may have; else the server's own."""
+def _named(context: Any) -> dict[str, tuple[str, ...]]:
+    """The `project` keyword the arguments given so far hold (C10), to be checked by the read's context."""
     given = (getattr(context, "arguments", None) or {}).get(PROJECT)
-    if not isinstance(given, str) or len(given) > MAX_INPUT:
-        return contexts.own
-    return contexts.project({PROJECT: (given,)}, lenient=True)
+    return {PROJECT: (given,)} if isinstance(given, str) and len(given) <= MAX_INPUT else {}
 
 
 def _matching(candidates: Iterable[str], typed: str) -> Completion:
@@ -130,12 +136,6 @@ def _matching(candidates: Iterable[str], typed: str) -> Completion:
 def _choices(field: Field, active_phase: str | None) -> tuple[str, ...]:
     choices = offered_choices(field, active_phase)
     return tuple(show(choice) for choice in choices) if choices is not None else field.type.words
-
-
-def _live_choices(field: Field, project: Path) -> tuple[str, ...]:
-    """What a live source offers now in the project (as a form would offer it); nothing when it cannot be read (the log says why)."""
-    found = sources.read_source(field.source, project) if field.source is not None else ()
-    return found if isinstance(found, tuple) else ()
 
 
 def _routes(commands: list[str], typed: str) -> Iterator[str]:

@@ -7,8 +7,8 @@ becomes the JSON-RPC error's `data`, or the structured content of the
 
 import logging
 import traceback
-from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from collections.abc import Callable
+from typing import Any
 
 from fastmcp.exceptions import ToolError
 from fastmcp.tools import ToolResult
@@ -18,7 +18,6 @@ from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, TextContent
 from guide.errors import AuthoringError, GuideError, UnavailableError
 from guide.server.logs import LOGGED
 
-T = TypeVar("T")
 log = logging.getLogger("guide")
 UNEXPECTED = "Guide failed unexpectedly; the server log has the details"
 
@@ -40,31 +39,29 @@ def tool_error(error: GuideError) -> ToolError | ToolResult:
     return ToolResult(content=[TextContent(type="text", text=str(error))], structured_content=dict(error.data), is_error=True)
 
 
-async def guarded(work: Callable[[], Awaitable[T]], translate: Callable[[GuideError], MCPError], *, tool: bool = False) -> T:
-    """Run a request's work and translate whatever it raises, once: an MCP error (`translate`), or an error result for a tool.
+def answer_to(error: Exception, translate: Callable[[GuideError], MCPError], *, tool: bool = False) -> Any:
+    """Answer a request whose work raised `error`: raise its MCP error, or return a tool's error result.
 
-    An unexpected exception is logged with its traceback; the client only learns that Guide failed.
+    Called from the `except` of the request's own code, so no frame of this module sits on a read's path while it runs;
+    `translate` is the era's. An unexpected exception is logged with its traceback; the client only learns that Guide failed.
     """
-    try:
-        return await work()
-    except GuideError as error:
+    if isinstance(error, GuideError):
         translated = tool_error(error) if tool else translate(error)
         if isinstance(translated, ToolResult):
             log.info("the read_resource tool failed: %s", str(error).partition("\n")[0])  # returned, not raised: FastMCP does not log it
-            return translated  # type: ignore[return-value]
+            return translated
         if isinstance(error, AuthoringError):
             log.warning("authoring error: %s", error)
             setattr(translated, LOGGED, True)
         raise translated from None
-    except MCPError as error:
+    if isinstance(error, MCPError):
         if tool:
             raise ToolError(error.error.message, log_level=logging.INFO) from None
-        raise
-    except Exception as error:
-        log.error("unexpected error while serving a request: %s", one_line(error))
-        translated = ToolError(UNEXPECTED) if tool else MCPError(code=INTERNAL_ERROR, message=UNEXPECTED)
-        setattr(translated, LOGGED, True)
-        raise translated from None
+        raise error
+    log.error("unexpected error while serving a request: %s", one_line(error))
+    unexpected = ToolError(UNEXPECTED) if tool else MCPError(code=INTERNAL_ERROR, message=UNEXPECTED)
+    setattr(unexpected, LOGGED, True)
+    raise unexpected from None
 
 
 def one_line(error: BaseException) -> str:

@@ -35,7 +35,7 @@ from guide.routes.lookup import AddressRead, Bundle, Call, CommandRead, Document
 from guide.server import metrics, work
 from guide.server.channels import Channel, Channels, Declared
 from guide.server.eras import Era, Eras, Opening, Pending
-from guide.server.errors import guarded
+from guide.server.errors import answer_to
 from guide.server.metrics import Metrics
 from guide.server.sizes import check_result, check_sendable
 from guide.text import clip
@@ -101,8 +101,8 @@ class Service:
     max_output: int = MAX_OUTPUT
     metrics: Metrics = field(default_factory=lambda: Metrics(counters=None, access=False))
     slow_checks: CapacityLimiter = field(default_factory=work.slow_checks)
-    contexts: Contexts = field(default_factory=Contexts)
-    """The project of each read, its phase and its live choices (C10): by default the working directory's, and no other."""
+    contexts: Contexts = field(kw_only=True)
+    """The project of each read, its phase and its live choices (C10): decided there, never defaulted here."""
     source_reads: CapacityLimiter = field(default_factory=work.source_reads)
     """At most this many live sources (`git-*`, `files:`) read at once, reads and completions together."""
 
@@ -115,8 +115,7 @@ class Service:
         declared = Declared.of(ctx)
         era, channel = self.eras.for_request(ctx), self.channels.for_request(declared)
         sent = partial(_sendable, ctx, read, tool)
-
-        async def observed() -> Any:
+        try:
             with self.metrics.reading(read, era.name, channel.name):
                 turn = Turn(channel, era.opening(ctx), channel.opens_links(declared), ctx, era)  # the answers it carries are counted
                 found = await self.find(read)
@@ -126,22 +125,21 @@ class Service:
                 if isinstance(answered, Pending):
                     return rendered(answered.reply) if isinstance(answered.reply, str) else answered.reply
                 return rendered(sent(answered))
-
-        return await guarded(observed, era.error, tool=tool)
+        except Exception as error:
+            return answer_to(error, era.error, tool=tool)
 
     async def guarded(self, ctx: Context, read: Read, channel: str, work: Callable[[Era], Awaitable[T]], *, tool: bool = False) -> T:
         """Run a request's `work` on `read` outside `read()` (the App form's rounds, in `channel`), in the request's era: counted and
         logged as a read, its Guide errors said as that era says them."""
         era = self.eras.for_request(ctx)
-
-        async def observed() -> T:
+        try:
             with self.metrics.reading(read, era.name, channel):
                 result = await work(era)
                 if tool:
                     check_result(ctx, _where(read), result)  # type: ignore[arg-type]
                 return result
-
-        return await guarded(observed, era.error, tool=tool)
+        except Exception as error:
+            return answer_to(error, era.error, tool=tool)
 
     async def find(self, read: Read) -> str | Call:
         """What `read` names in the current snapshot: text (help, a document, a bundle), or a call to drive; a refused read raises."""

@@ -28,7 +28,7 @@ from guide.server import metrics
 from guide.server.app_form.state import seal, unseal
 from guide.server.channels.app import OPEN_TOOL, PAGE_URI, SUBMIT_TOOL, AppForm, AppRound, Asking
 from guide.server.channels.base import Declared
-from guide.server.eras.base import Era, Opening, Pending
+from guide.server.eras.base import FIRST_ROUND, Era, Opening, Pending
 from guide.server.eras.questions import read_answers
 from guide.server.hooks import Hooks
 from guide.server.provider import GuideResource
@@ -99,7 +99,7 @@ class ForAppClients:
 async def _round(service: Service, security: RequestStateSecurity, ctx: Context, era: Era, uri: str, sealed: str | None,
                  returned: dict[str, Any] | None) -> ToolResult:
     """One round: the first (`sealed` None) or a submission; the forms it asks, or the text it renders."""
-    opening = Opening()
+    opening = FIRST_ROUND
     if sealed is not None:
         text = unseal(security, ctx, sealed)
         answers = read_answers(returned)
@@ -124,7 +124,8 @@ def _hints(request: Request, question: Question | UrlQuestion) -> dict[str, str]
     """What each asked field with bounds accepts, as every channel words it (`guide.forms.described`): the page shows it under the field."""
     form = next(form for form in request.forms.forms if form.id == question.form)
     asked = question.schema.get("properties", {}) if isinstance(question, Question) else {}
-    return {field.name: f"Accepts {field_need(request, form, field).accepts}." for field in form.fields if field.name in asked and field.bounds}
+    hints = {field.name: field_need(request, form, field).hint() for field in form.fields if field.name in asked}
+    return {name: hint for name, hint in hints.items() if hint}
 
 
 def _asking(security: RequestStateSecurity, ctx: Context, uri: str, found: Asking, *, first: bool) -> ToolResult:

@@ -19,8 +19,7 @@ class Channels:
     """One of each channel for one server, in the order they are offered a request."""
 
     def __init__(self, *, app_forms: bool = True) -> None:
-        self.app_forms = app_forms
-        """Whether the MCP App form is offered (the `app_forms` setting)."""
+        """`app_forms`: whether the MCP App form is offered (the `app_forms` setting)."""
         app: tuple[Channel, ...] = (Native(PAGE_URI), Native(), AppForm()) if app_forms else (Native(),)
         self.all: tuple[Channel, ...] = (*app, Agent())
         self._chosen: dict[Declared, Channel] = {}  # a declaration has a few fields of a few values: the choice is made once for each

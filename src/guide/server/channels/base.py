@@ -6,8 +6,7 @@ answers, so validation, re-asking, branches and sealed state are shared.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from fastmcp import Context
 
@@ -20,9 +19,11 @@ APP_MIME = "text/html;profile=mcp-app"
 """The MIME type of an MCP App's page; a client that renders Apps lists it under the extension's `mimeTypes`."""
 
 
-@dataclass(frozen=True)
-class Declared:
-    """What the client declared for one request: on 2026-07-28 in the request's `_meta`, on legacy in its `initialize`."""
+class Declared(NamedTuple):
+    """What the client declared for one request: on 2026-07-28 in the request's `_meta`, on legacy in its `initialize`.
+
+    A named tuple: `Channels` keys its choice by it on every read, and a tuple hashes without running Python code.
+    """
 
     forms: bool = False
     """Form elicitation (a bare `elicitation: {}` means form)."""

@@ -26,11 +26,11 @@ class Opening:
     state: str | None = None
     answers: Mapping[str, Answer] | str = field(default_factory=dict)
     """The answers by form id; a string says why what came back cannot be read as answers."""
+    continues: bool = field(init=False)
+    """Whether the request carries an interaction's earlier rounds (then its answer depends on them)."""
 
-    @property
-    def continues(self) -> bool:
-        """Whether the request carries an interaction's earlier rounds (then its answer depends on them)."""
-        return self.state is not None or bool(self.answers)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "continues", self.state is not None or bool(self.answers))  # read on every read: a field, not a property
 
     def step(self, request: Request) -> Outcome:
         """The request's first step: a pure function of the core's request (safe in any thread)."""
@@ -39,6 +39,8 @@ class Opening:
         return state.resume(request, self.state, self.answers)
 
 
+FIRST_ROUND = Opening()
+"""Where a request that carries no earlier round starts (most requests): one value, made once."""
 Driven = Render | Fail | Pending
 """Where driving a request ends: it renders, it fails, or it waits for the client's next round."""
 Stepping = Callable[[Callable[[], Outcome]], Awaitable[Outcome]]

@@ -29,7 +29,7 @@ from guide.errors import GuideError
 from guide.forms.failure import Reason
 from guide.forms.step import Answer, Ask, Outcome, Request, step, unanswered
 from guide.server import metrics
-from guide.server.eras.base import Driven, Opening, Stepping
+from guide.server.eras.base import FIRST_ROUND, Driven, Opening, Stepping
 from guide.server.eras.questions import elicit_request
 from guide.server.errors import to_mcp
 from guide.server.hooks import Hooks
@@ -61,7 +61,7 @@ class Legacy:
 
     def opening(self, ctx: Context) -> Opening:
         """Always a first round: a legacy interaction is one request."""
-        return Opening()
+        return FIRST_ROUND
 
     async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None, stepping: Stepping,
                     ui: str | None = None) -> Driven:
@@ -73,6 +73,7 @@ class Legacy:
         outcome: Outcome = asked
         while isinstance(outcome, Ask):
             question = outcome.questions[0]
+            metrics.form_asked()
             result = await _ask(ctx, request, question.form, elicit_request(question, ui), answer_timeout)
             metrics.form_answered(result.action)
             outcome = await stepping(partial(step, request, outcome.progress, {question.form: Answer(result.action, result.content)}))

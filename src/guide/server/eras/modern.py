@@ -30,7 +30,7 @@ from guide.forms import state
 from guide.forms.step import Ask, Request
 from guide.protocol import SERVER_NAME
 from guide.server import metrics
-from guide.server.eras.base import Driven, Opening, Pending, Stepping
+from guide.server.eras.base import FIRST_ROUND, Driven, Opening, Pending, Stepping
 from guide.server.eras.listen import ListenStreams
 from guide.server.eras.questions import elicit_request, read_answers
 from guide.server.errors import to_mcp
@@ -53,10 +53,12 @@ class Modern:
 
     def opening(self, ctx: Context) -> Opening:
         """This round's start: the state and answers a retry carries (counted as answered), or nothing on a first round."""
-        responses = ctx.input_responses
+        responses, carried = ctx.input_responses, ctx.request_state
+        if not responses and carried is None:
+            return FIRST_ROUND
         for response in (responses or {}).values():
             metrics.form_answered(str(getattr(response, "action", "")))
-        return Opening(ctx.request_state, read_answers(responses))
+        return Opening(carried, read_answers(responses))
 
     async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None, stepping: Stepping,
                     ui: str | None = None) -> Driven:
@@ -64,6 +66,7 @@ class Modern:
 
         The App page that can render them (`ui`) is named in the result's own `_meta`: this era's schema of a request
         inside `input_required` has no `_meta` of its own, so the hint each request also carries does not reach the client."""
+        metrics.form_asked(len(asked.questions))
         return Pending(
             InputRequiredResult(
                 meta={"ui": {"resourceUri": ui}} if ui else None,

@@ -14,17 +14,15 @@ from mcp_types import ElicitRequest, ElicitRequestFormParams, ElicitRequestURLPa
 from guide.forms.step import Answer, Question
 from guide.forms.url_step import UrlQuestion
 from guide.protocol import FORM_META
-from guide.server import metrics
 from guide.text import clip
 
 
 def elicit_request(question: Question | UrlQuestion, ui: str | None = None) -> ElicitRequest:
-    """A form elicitation with the schema to deliver, naming its form id in `_meta` for clients that show it (counted as asked).
+    """A form elicitation with the schema to deliver, naming its form id in `_meta` for clients that show it.
 
     `ui` is an App page that may render the form instead (the draft app-rendered
     elicitation: `_meta.ui.resourceUri`); the form stays complete, the fallback.
     """
-    metrics.form_asked()
     if isinstance(question, UrlQuestion):
         url_params = ElicitRequestURLParams(message=question.message, url=question.url, elicitation_id=uuid.uuid4().hex, _meta={FORM_META: question.form})
         return ElicitRequest(params=url_params)
