@@ -18,7 +18,7 @@ from support.eras import MODES  # noqa: E402
 from guide.server.app import create_server  # noqa: E402
 
 # A Node client suite may live beside these tests; never collect its dependencies.
-collect_ignore_glob = ["node/node_modules/*", "node-v2/node_modules/*", "inspector/node_modules/*", "apps-host/node_modules/*"]
+collect_ignore_glob = ["node/node_modules/*", "node-v2/node_modules/*", "inspector/node_modules/*", "apps-host/node_modules/*", "mcp-remote/node_modules/*"]
 
 EXAMPLE_DOCROOT = Path(__file__).resolve().parents[2] / "src" / "guide" / "examples" / "docroot"
 
