@@ -82,7 +82,7 @@ async def apps_probe(mode: str, tmp_path: Path) -> tuple[str, bool]:
     apps = advertise("io.modelcontextprotocol/ui", {"mimeTypes": ["text/html;profile=mcp-app"]})
     async with Client(server, mode=mode, extensions=[apps]) as client:
         told = (await client.read_resource("guide://_review"))[0].text
-        assert f"Call the tool `{OPEN_TOOL}`" in told, told
+        assert f"Call Guide's `{OPEN_TOOL}` tool" in told, told
         shown = (await client.call_tool(OPEN_TOOL, {"uri": "guide://_review"})).structured_content
         for _ in range(5):
             answers = {form["id"]: {"action": "accept", "content": {name: ANSWERS[name] for name in form["schema"]["properties"]}}

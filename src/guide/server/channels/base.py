@@ -22,7 +22,10 @@ APP_MIME = "text/html;profile=mcp-app"
 
 @dataclass(frozen=True)
 class Declared:
-    """What the client declared for one request: on 2026-07-28 in the request's `_meta`, on legacy in its `initialize`."""
+    """What the client declared for one request: on 2026-07-28 in the request's `_meta`, on legacy in its `initialize`.
+
+    `Declared.of` reads the declaration; `guide.server.clients` corrects it by the client table (and sets the last three fields).
+    """
 
     forms: bool = False
     """Form elicitation (a bare `elicitation: {}` means form)."""
@@ -32,6 +35,12 @@ class Declared:
     """The draft app-rendered elicitation: `elicitation` inside the Apps extension's settings."""
     urls: bool = False
     """URL-mode elicitation (`elicitation.url`): the client opens a link for the person (C5 URL-mode forms)."""
+    titles: bool = True
+    """Whether its forms show each choice's title (the client table may say not: then each form's message lists them)."""
+    declines: float = 0.0
+    """A decline sooner than this many seconds after its form was asked is no person's (`guide.forms.declines`)."""
+    client: str = ""
+    """The row of the client table that names the client (`other`: none), its label in /metrics."""
 
     @classmethod
     def of(cls, ctx: Context) -> "Declared":
