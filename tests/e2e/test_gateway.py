@@ -1,5 +1,5 @@
 """Issue 36: Guide's texts lead an agent to its tools through a gateway that renames them (FastMCP's `mount` with a namespace:
-`read_resource` is listed as `guide_read_resource`, `guide://_review` as `guide://guide/_review`).
+`read_resource` is listed as `guide_read_resource`, and the namespace is put into each resource's address).
 
 The agent here does only what the texts say: it finds the tool a text names ("Guide's `read_resource` tool", which a client
 or gateway may list with a prefix) among the tools it is given, and the address or form to read, then calls it.

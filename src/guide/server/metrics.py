@@ -4,7 +4,7 @@ Every read runs inside `Metrics.reading`, which knows its era and its channel
 (`native`: forms asked by the protocol; a new channel passes its own name; each
 round of the App form's tools is a read of channel `app`), and
 records, wherever the read goes, through the functions below (`resolved`,
-`form_asked`, `form_answered`): they find the read they belong to in a context
+`form_asked`, `form_answered`, `unread_decline`): they find the read they belong to in a context
 variable, so the eras and the service need no handle on the counters. The
 counters live in a registry of the server's own (never the process-wide one),
 so servers in one process never mix their numbers.
