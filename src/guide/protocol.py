@@ -18,4 +18,4 @@ READ_TOOL = "read_resource"
 
 def tool_named(name: str) -> str:
     """One of Guide's tools as its texts name it, in words that still find it when a client or gateway prefixes its name."""
-    return f"Guide's `{name}` tool (a client or gateway may list it with a prefix, as `guide_{name}` or `mcp__guide__{name}`)"
+    return f"Guide's `{name}` tool (listed as `{name}` or with a prefix, such as `guide_{name}`)"

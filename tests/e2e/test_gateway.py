@@ -13,7 +13,7 @@ from mcp.client import advertise
 from guide.examples import DOCROOT
 from guide.server.app import create_server
 
-NAMED = re.compile(r"Guide's `([a-z_]+)` tool \(a client or gateway may list it with a prefix")
+NAMED = re.compile(r"Guide's `([a-z_]+)` tool \(listed as `\1` or with a prefix")
 APPS = [advertise("io.modelcontextprotocol/ui", {"mimeTypes": ["text/html;profile=mcp-app"]})]
 REACHED = "Compare `feature/search` with the main branch"
 
@@ -26,7 +26,7 @@ def gateway(tmp_path) -> FastMCP:
 
 
 async def named_tool(client: Client, text: str) -> str:
-    """The listed tool a Guide text names: its name as written, or with a prefix before it, as the text says a client may list it."""
+    """The listed tool a Guide text names: its name as written, or with a prefix before it, as the text says it may be listed."""
     (wanted,) = set(NAMED.findall(text))
     found = [tool.name for tool in await client.list_tools() if tool.name == wanted or re.fullmatch(rf"\w+?_{wanted}", tool.name)]
     assert len(found) == 1, f"the text names `{wanted}`; listed: {[tool.name for tool in await client.list_tools()]}"

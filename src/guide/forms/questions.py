@@ -48,7 +48,7 @@ def missing(
         what = "the flags" if route.line else "the prompt arguments"
         example = shown if len(shown) <= EXAMPLE_LENGTH else ", ".join(f"{name}={_plain(need)}" for name, need in blanks.items())
         message = f"this client cannot answer forms; supply {what}: {described(needs)}; for example the prompt {route.prompt} with {example}"
-        way = [f"Then get Guide's prompt {route.prompt} again (a client or gateway may list it with a prefix, as guide_{route.prompt}) "
+        way = [f"Then get Guide's prompt {route.prompt} again (listed as {route.prompt} or with a prefix, such as guide_{route.prompt}) "
                "with these arguments, each <...> replaced by an answer:", "", f"    {shown}"]
         prompt = {"name": route.prompt, "arguments": arguments}
     lines = [ASK, "", *_asked(questions), "", *way, ""]
