@@ -23,6 +23,8 @@ from guide.server.clients import OTHER, identity
 
 TABLE: Once[Table] = Once("the client table: guide.yaml's rows before Guide's own")
 SHIPPED_TABLE = Table(SHIPPED)
+FITTED = 256
+"""The most corrected declarations kept at once."""
 
 
 class Clients:
@@ -32,14 +34,21 @@ class Clients:
         self.docroot = docroot
         self.unread_decline = unread_decline
         """The bound for every client (the setting); a client its row says declines automatically has `CEILING`."""
+        self._fitted: dict[tuple[Table, Declared, str, str], Declared] = {}
+        """Each declaration as a table corrected it, by table, declaration, name and version: few, and asked on every read."""
 
     async def declared(self, ctx: Context) -> Declared:
         """What the client of this request declared, as the client table corrects it (asked once per request)."""
         declared = Declared.of(ctx)
         table = await work.built_or_build(self.docroot, lambda built: built.made(TABLE), table_of, gone=lambda: SHIPPED_TABLE)
-        name, version = identity(ctx)
-        traits, row = table.of(name, version)
-        return fitted(declared, traits, row or OTHER, self.unread_decline)
+        key = (table, declared, *identity(ctx))
+        found = self._fitted.get(key)
+        if found is None:
+            if len(self._fitted) >= FITTED:  # client names are the clients' to choose: the memo never grows past its bound
+                self._fitted.clear()
+            traits, row = table.of(key[2], key[3])
+            found = self._fitted[key] = fitted(declared, traits, row or OTHER, self.unread_decline)
+        return found
 
 
 def table_of(built: Built) -> Table:
