@@ -87,3 +87,21 @@ def test_what_the_table_says_corrects_the_declaration(declared, traits, expected
 
 def test_the_bound_is_never_past_the_ceiling():
     assert fitted(FORMS, Traits(), "c", 60.0).declines == CEILING
+
+
+async def test_a_client_naming_itself_anew_each_time_never_grows_what_is_kept(tmp_path):
+    from types import SimpleNamespace
+
+    from mcp_types import ClientCapabilities, Implementation, InitializeRequestParams
+
+    from guide.docroot.folder import Docroot
+    from guide.server.channels.clients import FITTED, Clients
+
+    clients = Clients(Docroot(tmp_path))
+    for number in range(3 * FITTED):
+        params = InitializeRequestParams(protocol_version="2025-11-25", capabilities=ClientCapabilities(), client_info=Implementation(name=f"c{number}", version="1"))
+        ctx = SimpleNamespace(request_context=object(), session=SimpleNamespace(client_capabilities=params.capabilities, client_params=params))
+        assert (await clients.declared(ctx)).client == "other"
+        assert len(clients._fitted) <= FITTED
+    (table,) = {key[0] for key in clients._fitted}
+    assert table.of.cache_info().currsize <= 256
