@@ -129,8 +129,8 @@ class Service:
 
         async def observed() -> Any:
             with self.metrics.reading(read, era.name, channel.name, declared.client):
-                # the answers it carries are counted
-                turn = Turn(channel, era.opening(ctx), channel.opens_links(declared), ctx, era, declared.declines)
+                opening = era.opening(ctx)  # counts the answers it carries
+                turn = Turn(channel, opening, channel.opens_links(declared), ctx, era, declared.declines)
                 found = await self.find(read)
                 if not isinstance(found, Call):
                     return sent(found)

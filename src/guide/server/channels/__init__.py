@@ -6,8 +6,9 @@ of each for a server and gives the one a request's client can take
 page when it declares app-rendered elicitation), Guide's MCP App form when it
 declares MCP Apps (and the setting leaves the App channel on),
 else the agent (C7.6). What it declared is first corrected by the client table
-(`guide.server.clients`): a client that declares forms but shows none, say. Nothing outside this folder asks which channel a read
-takes. A new channel is a new module here and one place in `Channels`.
+(`clients.Clients`: a client that declares forms but shows none, say). Nothing
+outside this folder asks which channel a read takes. A new channel is a new
+module here and one place in `Channels`.
 """
 
 from guide.server.channels.agent import Agent
