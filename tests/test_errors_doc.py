@@ -11,6 +11,7 @@ from fastmcp import Client
 from fastmcp.client.elicitation import ElicitResult
 from mcp import MCPError
 from mcp.client.subscriptions import listen
+from support.clocks import person
 
 import guide.server.service as service_module
 from guide.docroot.folder import GONE, Docroot
@@ -139,7 +140,8 @@ async def _observed(tmp_path: Path, mode: str, monkeypatch) -> dict[str, set[int
             note("an unexpected failure inside Guide", await _code(lambda: client.read_resource("guide://_other")))
         shutil.rmtree(root)
         note("the docroot folder is gone", await _gone(client))
-    async with Client(create_server(_docroot(tmp_path / "again"), project=tmp_path, watch=False), mode=mode, elicitation_handler=_decline) as client:
+    declining = create_server(_docroot(tmp_path / "again"), project=tmp_path, watch=False, clock=person())  # a person declines
+    async with Client(declining, mode=mode, elicitation_handler=_decline) as client:
         note(other, await _code(lambda: client.read_resource("guide://_ok")))
     return seen
 

@@ -149,7 +149,7 @@ async def test_each_http_snippet_reads_from_a_server_that_checks_tokens(tmp_path
 @pytest.mark.skipif(missing() is not None, reason=missing() or "")
 def test_the_inspector_lines_run_as_pasted(tmp_path):
     lines = [line for line in shell_lines(by_client()["MCP Inspector"]) if line.startswith(INSPECTOR)]
-    assert len(lines) == 2
+    assert len(lines) == 3
     inspector = f"{shlex.quote(str(NODE))} {shlex.quote(str(LAUNCHER))}"
     env = {**os.environ, "MCP_CATALOG_PATH": str(tmp_path / "catalog.json"), "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     env.pop("GUIDE_STATE_KEYS", None)
@@ -158,9 +158,15 @@ def test_the_inspector_lines_run_as_pasted(tmp_path):
         command = line.replace(INSPECTOR, inspector, 1).replace("/path/to/docroot", shlex.quote(str(DOCROOT)))
         return subprocess.run(["bash", "-c", command], cwd=tmp_path, env={**env, **more}, capture_output=True, text=True, timeout=120)
 
-    stdio, http = lines
+    stdio, http, skills = lines
     done = pasted(stdio)
     assert done.returncode == 0 and "guide://_review" in done.stdout, done.stdout + done.stderr
+    verified = pasted(skills)  # issue 36: the Skills extension is 2026-07-28's; the line says so, and passes
+    reports = [json.loads(line) for line in verified.stdout.splitlines() if line.startswith("{")]
+    assert verified.returncode == 0 and [report["name"] for report in reports] == ["workflow-review"], verified.stdout + verified.stderr
+    assert all(report["ok"] for report in reports), reports
+    unsaid = pasted(skills.replace(" --protocol-era modern", ""))  # what the README warns of: the CLI's own era has no skills/list
+    assert unsaid.returncode == 1 and "skills_unsupported" in unsaid.stdout + unsaid.stderr, unsaid.stdout + unsaid.stderr
     with example_http(tmp_path / "server", {"GUIDE_AUTH_TOKENS": f"alice:{ALICE_TOKEN}"}) as url:
         done = pasted(http.replace(URL, url), TEAM_GUIDE_TOKEN=ALICE_TOKEN)
         refused = pasted(http.replace(URL, url), TEAM_GUIDE_TOKEN="not-the-token")

@@ -50,7 +50,7 @@ EXPECTED = [
     ("_partials/notes.md", 4, "notes", None, "a form needs a non-empty string `message`"),
     ("_skills/Bad/SKILL.md", None, None, None, "skill folder name 'Bad' must be 1-64 of a-z, 0-9 and '-', without leading, trailing or doubled '-'"),
     ("_skills/ok/SKILL.md", 2, None, None, "skill `name` 'okay' must equal its folder name 'ok'"),
-    ("guide.yaml", 2, None, None, "unknown key `workflows`; did you mean `workflow`? (accepted: flags, workflow, lists, url-hosts, collections, instructions)"),
+    ("guide.yaml", 2, None, None, "unknown key `workflows`; did you mean `workflow`? (accepted: flags, workflow, lists, url-hosts, collections, instructions, clients)"),
 ]
 
 

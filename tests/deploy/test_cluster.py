@@ -72,6 +72,9 @@ async def test_no_token_or_a_wrong_token_gets_401_with_a_challenge(deployment):
             assert response.headers["www-authenticate"].startswith("Bearer"), response.headers
             assert response.headers["x-guide-replica"], "the replica itself refused it (nginx passes the header through)"
         assert 'error="invalid_token"' in response.headers["www-authenticate"]
+        # issue 36: where an OAuth client (mcp-remote) goes next, nginx sends it to a replica, which says the token was refused
+        registered = await http.post(front.url.removesuffix("/mcp") + "/register", json={}, headers=headers)
+        assert registered.status_code == 401 and "this bearer token was refused" in registered.text, registered.text
 
 
 async def test_one_users_continuation_is_refused_with_another_users_token(deployment):

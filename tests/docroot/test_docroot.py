@@ -209,6 +209,8 @@ def test_c5_source_on_a_skill_is_an_error(tmp_path):
         ("flags: [a]\n", 1, "`flags` must be a mapping"),
         ("workflow:\n  phases: [a, a]\n", 2, "distinct phase names"),
         ("flags:\n  a: [b\n", 3, "not valid YAML"),
+        ("clients:\n  - name: claude-code\n  - name: acme\n    form: hidden\n", 3, "`clients` entry 2: unknown key `form`; did you mean `forms`?"),
+        ("clients: {claude-code: {}}\n", 1, "`clients` must be a list of clients"),
     ],
 )
 def test_c10_guide_yaml_errors(tmp_path, config, line, says):

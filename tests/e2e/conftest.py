@@ -13,12 +13,13 @@ import pytest  # noqa: E402
 from e2e_docroot import DocrootBuilder  # noqa: E402
 from e2e_support import Elicitor  # noqa: E402
 from fastmcp import Client  # noqa: E402
+from support.clocks import person  # noqa: E402
 from support.eras import MODES  # noqa: E402
 
 from guide.server.app import create_server  # noqa: E402
 
 # A Node client suite may live beside these tests; never collect its dependencies.
-collect_ignore_glob = ["node/node_modules/*", "node-v2/node_modules/*", "inspector/node_modules/*", "apps-host/node_modules/*"]
+collect_ignore_glob = ["node/node_modules/*", "node-v2/node_modules/*", "inspector/node_modules/*", "apps-host/node_modules/*", "mcp-remote/node_modules/*"]
 
 EXAMPLE_DOCROOT = Path(__file__).resolve().parents[2] / "src" / "guide" / "examples" / "docroot"
 
@@ -43,14 +44,14 @@ def empty_docroot(tmp_path) -> DocrootBuilder:
 
 @pytest.fixture
 def server(docroot):
-    """A Guide server over the standard test docroot, watching its files."""
-    return create_server(docroot.root, project=docroot.project)
+    """A Guide server over the standard test docroot, watching its files; a person answers each form (`support.clocks.person`)."""
+    return create_server(docroot.root, project=docroot.project, clock=person())
 
 
 @pytest.fixture
 def example_server(tmp_path):
-    """A Guide server over the bundled example docroot (project: an empty folder)."""
-    return create_server(EXAMPLE_DOCROOT, project=tmp_path, watch=False)
+    """A Guide server over the bundled example docroot (project: an empty folder); a person answers each form."""
+    return create_server(EXAMPLE_DOCROOT, project=tmp_path, watch=False, clock=person())
 
 
 @pytest.fixture

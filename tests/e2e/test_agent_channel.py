@@ -62,7 +62,7 @@ async def test_c7_12_a_prompt_caller_is_told_prompt_arguments_and_they_render(st
     message = error.error.message
     assert "guide://" not in message
     assert message.partition("\n")[0].endswith(f"supply the prompt arguments: kind (string, required; one of: bug, feature); for example the prompt change with kind={KIND}")
-    assert "Then get the prompt change again with these arguments" in message and "If kind is bug, also add issue=<integer>." in message
+    assert "Then get Guide's prompt change again" in message and "If kind is bug, also add issue=<integer>." in message
     assert error.error.data["prompt"] == {"name": "change", "arguments": {"kind": KIND}}
     assert text.startswith("# Fix issue #42")
 

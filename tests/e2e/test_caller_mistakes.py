@@ -5,6 +5,7 @@ Each test names its row of the fail-loudly table; every test runs in both protoc
 
 import pytest
 from e2e_support import INVALID_PARAMS, MISSING_CAPABILITY, read, read_error
+from support.clocks import person
 
 from guide.server.app import create_server
 
@@ -74,7 +75,7 @@ PHASED = """\
 def postmortem(empty_docroot):
     empty_docroot.write("_commands/postmortem.md", POSTMORTEM)
     empty_docroot.write("_commands/branch.md", BRANCH)
-    return create_server(empty_docroot.root, project=empty_docroot.project, watch=False)
+    return create_server(empty_docroot.root, project=empty_docroot.project, watch=False, clock=person())  # a person answers each form
 
 
 async def test_keyword_typo_severty_is_named_with_the_field_it_resembles(postmortem, connect, elicitor):

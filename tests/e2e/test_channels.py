@@ -76,7 +76,7 @@ async def test_c7_12_forms_win_over_apps_when_a_client_declares_both(server, cli
 async def test_c7_12_a_client_declaring_only_apps_is_told_to_open_the_app_form(server, client):
     async with client(server, extension=apps()) as connected:
         text = await read(connected, "guide://_review?extra=1")
-        assert f"Call the tool `{OPEN_TOOL}` with the argument uri set to `guide://_review?extra=1`" in text
+        assert f"Call Guide's `{OPEN_TOOL}` tool" in text and "with the argument uri set to `guide://_review?extra=1`" in text
         assert "Choose what to review." in text and "Do not guess" in text
         listed = {tool.name: tool for tool in await connected.list_tools()}
         assert listed[OPEN_TOOL].meta["ui"] == {"resourceUri": PAGE_URI, "visibility": ["model"]}
@@ -323,7 +323,7 @@ async def test_c7_12_state_sealed_for_one_use_is_refused_by_the_other(server, mo
 async def test_c7_12_a_prompt_caller_with_only_apps_is_told_the_address_to_open(server, client):
     async with client(server, extension=apps()) as connected:
         said = (await connected.get_prompt("guide", {"command": ":review --extra=1"})).messages[0].content.text
-        assert f"Call the tool `{OPEN_TOOL}` with the argument uri set to `guide://_review?extra=1`" in said
+        assert f"Call Guide's `{OPEN_TOOL}` tool" in said and "with the argument uri set to `guide://_review?extra=1`" in said
         shown = await open_form(connected, "guide://_review?extra=1")
     assert [form["id"] for form in shown["forms"]] == ["target"]
 

@@ -1,5 +1,7 @@
 """docs/clients.md says, for each client the tests drive, which channel it got and whether the answer reached the
-rendered text: each row is checked here by driving that client (both eras where it speaks both).
+rendered text: each row is checked here by driving that client (both eras where it speaks both). Its table of the clients
+people use (issue 36) says what each declares and what Guide gives it: each row Guide can drive is checked by a client
+naming itself and declaring as the row says.
 
 A probe reads `guide://_review` from the bundled example, answering `mode=branch` and `reference=feature/search`:
 by its form handler when Guide asks one (the native form), or, when the read fails with the agent channel's
@@ -82,7 +84,7 @@ async def apps_probe(mode: str, tmp_path: Path) -> tuple[str, bool]:
     apps = advertise("io.modelcontextprotocol/ui", {"mimeTypes": ["text/html;profile=mcp-app"]})
     async with Client(server, mode=mode, extensions=[apps]) as client:
         told = (await client.read_resource("guide://_review"))[0].text
-        assert f"Call the tool `{OPEN_TOOL}`" in told, told
+        assert f"Call Guide's `{OPEN_TOOL}` tool" in told, told
         shown = (await client.call_tool(OPEN_TOOL, {"uri": "guide://_review"})).structured_content
         for _ in range(5):
             answers = {form["id"]: {"action": "accept", "content": {name: ANSWERS[name] for name in form["schema"]["properties"]}}
@@ -181,3 +183,75 @@ def test_every_row_is_driven_by_a_test():
     # The `apps-host` row (Guide's page in Chromium, in the ext-apps host) is checked by tests/e2e/test_app_browser.py.
     driven = {client if isinstance(client, str) else client.values[0] for client in CLIENTS}
     assert set(rows()) == driven | {"apps-host"}
+
+
+GIVES = {NATIVE, AGENT, APP, f"{NATIVE}; a decline within 4 s: {AGENT}"}
+DECLARES = {"form elicitation", "MCP Apps", "nothing"}
+
+
+def people_s_clients() -> list[dict[str, str]]:
+    """The rows of "The clients people use", each cell by its column's name."""
+    section = DOC.read_text().split("## The clients people use\n", 1)[1].split("\n## ", 1)[0]
+    lines = [line for line in section.splitlines() if line.startswith("|")]
+    header = [cell.strip() for cell in lines[0].strip("|").split("|")]
+    return [dict(zip(header, (cell.strip() for cell in line.strip("|").split("|")))) for line in lines[2:]]
+
+
+async def people_s_probe(mode: str, tmp_path: Path, row: dict[str, str], decline_after: float | None = None) -> str:
+    """The channel Guide gives a client naming itself and declaring as the row says (its form handler answers, or declines
+    `decline_after` seconds after each form, by the server's clock)."""
+    from mcp_types import Implementation
+    from support.clocks import Clock
+
+    from guide.server.app import create_server
+
+    name, _, version = row["clientInfo"].partition(" ")
+    clock = Clock()
+    elicitor = Elicitor().answer(**{field: {field: value} for field, value in ANSWERS.items()})
+
+    declined: list[str] = []
+
+    async def handler(message, response_type, params, context):
+        if decline_after is None:
+            return await elicitor.handle(message, response_type, params, context)
+        if not declined:  # the forms of a round are shown at once: the time passes once
+            clock.advance(decline_after)
+        declined.append(message)
+        return ElicitResult(action="decline")
+
+    options = {"client_info": Implementation(name=name.strip("`"), version=version.strip() or "1")}
+    if row["declares"] == "form elicitation":
+        options["elicitation_handler"] = handler
+    if row["declares"] == "MCP Apps":
+        options["extensions"] = [advertise("io.modelcontextprotocol/ui", {"mimeTypes": ["text/html;profile=mcp-app"]})]
+    async with Client(create_server(DOCROOT, project=tmp_path, watch=False, clock=clock), mode=mode, **options) as client:
+        try:
+            text = (await client.read_resource("guide://_review"))[0].text
+        except MCPError as error:
+            if error.error.data.get("reason") != "missing":
+                raise
+            assert agent_questions(error.error.data), error.error.data
+            return AGENT
+    if "Call Guide's `open_form` tool" in text:
+        return APP
+    assert elicitor.keys and REACHED in text, text
+    return NATIVE
+
+
+async def test_each_client_people_use_gets_what_its_row_says(mode, tmp_path):
+    driven = [row for row in people_s_clients() if row["declares"] in DECLARES]
+    assert {row["client"].split(" (")[0].split(",")[0] for row in driven} >= {
+        "Claude Code", "Claude Desktop", "claude.ai", "ChatGPT", "VS Code Copilot", "Cursor", "Goose", "Codex", "Windsurf", "Gemini CLI"}
+    for row in driven:
+        assert row["Guide gives"] in GIVES, row
+        gives, _, declined = row["Guide gives"].partition("; a decline within 4 s: ")
+        assert await people_s_probe(mode, tmp_path, row) == gives, row
+        if declined:
+            assert await people_s_probe(mode, tmp_path, row, decline_after=3.0) == declined, row
+
+
+async def test_a_person_s_slow_decline_from_a_client_whose_declines_may_be_automatic_stays_a_decline(mode, tmp_path):
+    (row,) = [row for row in people_s_clients() if row["clientInfo"].startswith("`claude-code`")]
+    with pytest.raises(MCPError) as declined:
+        await people_s_probe(mode, tmp_path, row, decline_after=4.5)
+    assert declined.value.error.data["reason"] == "declined"

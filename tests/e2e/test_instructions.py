@@ -45,7 +45,7 @@ async def test_a_session_gets_the_context_before_the_catalog_and_the_read_tool_d
     instructions = await instructions_of(server, mode)
     async with connect(server) as client:
         tool = next(tool.description for tool in await client.list_tools() if tool.name == "read_resource")
-    assert instructions.startswith(f"{INSTRUCTIONS}\n\n{CONTEXT}\n\nCommands and skills (read one with read_resource")
+    assert instructions.startswith(f"{INSTRUCTIONS}\n\n{CONTEXT}\n\nCommands and skills (read one with Guide's `read_resource` tool")
     assert "Start here" not in tool and "- guide://_review: " in tool  # the tool's description holds the catalog only
 
 

@@ -25,6 +25,7 @@ def _serve_args(docroot: Path, project: Path, *extra: str) -> list[str]:
 def _environment() -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if key != "GUIDE_STATE_KEYS"}
     env["FASTMCP_LOG_LEVEL"] = "CRITICAL"
+    env["GUIDE_UNREAD_DECLINE"] = "0"  # the tests' clients answer at once, as no person could: each of their declines is a person's here
     return env
 
 

@@ -21,6 +21,7 @@ from mcp import ClientSession, MCPError, StdioServerParameters
 from mcp.client import advertise
 from mcp.client.stdio import stdio_client
 from mcp_types import ElicitationCapability, ElicitRequest, ElicitRequestURLParams, ElicitResult, FormElicitationCapability, InputRequiredResult
+from support.clocks import person
 
 from guide.server.app import create_server
 
@@ -88,7 +89,7 @@ def server(tmp_path):
     (root / "guide.yaml").write_text("url-hosts: [accounts.example.com, '*.example.org']\n")
     for name, text in {"deploy": DEPLOY, "key": KEY, "hosted": HOSTED}.items():
         (root / "_commands" / f"{name}.md").write_text(text)
-    return create_server(root, project=tmp_path, watch=False)
+    return create_server(root, project=tmp_path, watch=False, clock=person())  # a person answers each form
 
 
 class Callback:
@@ -286,7 +287,7 @@ async def test_c7_12_url_a_read_with_a_url_step_goes_from_the_app_form_to_the_ag
         opened = await client.call_tool("open_form", {"uri": "guide://_key"})
     assert failed.value.error.data["reason"] == "missing"
     assert [question["form"] for question in failed.value.error.data["questions"]] == ["target", "signin"]
-    assert "Call the tool `open_form` with the argument uri set to `guide://_key`" in key
+    assert "Call Guide's `open_form` tool" in key and "with the argument uri set to `guide://_key`" in key
     assert [form["id"] for form in opened.structured_content["forms"]] == ["kind"]  # the URL step took its fallback
 
 

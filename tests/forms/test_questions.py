@@ -72,7 +72,7 @@ def test_c7_12_a_prompt_caller_is_told_prompt_arguments_not_an_address():
     assert outcome.message.startswith("this client cannot answer forms; supply the prompt arguments: issue (")
     assert outcome.message.endswith("for example the prompt change with kind=bug, issue=<integer>")
     assert "guide://" not in text
-    assert "Then get the prompt change again with these arguments" in text and "If level is high, also add pager=<string>." in text
+    assert "Then get Guide's prompt change again" in text and "If level is high, also add pager=<string>." in text
     assert outcome.data()["prompt"] == {"name": "change", "arguments": {"kind": "bug", "issue": "<integer>"}}
     assert outcome.data()["retry"] == "guide://_change?kind=bug&issue=<integer>"  # the address stays, as before
 

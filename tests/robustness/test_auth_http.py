@@ -21,6 +21,8 @@ from robustness.test_jwt_settings import AUDIENCE, ISSUER, KEYS, private_key, si
 URI = "guide://_review"
 INITIALIZE = b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}'
 MCP_HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+MISSING = "this server needs a bearer token: send the header Authorization: Bearer <token>, with the token your operator issued you (GUIDE_AUTH_TOKENS)"
+REFUSED = "this bearer token was refused: it is not one of the tokens your operator issued (GUIDE_AUTH_TOKENS); check it was copied whole, or ask them for yours"
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +74,7 @@ async def test_finding_4_a_token_without_the_principal_claim_is_refused_over_htt
     for token in (signed(private_key()), signed(private_key(), sub="alice"), signed(private_key(), email="")):
         response = await _post(by_email, Authorization=f"Bearer {token}")
         assert response.status_code == 401
-        description = response.json()["error_description"]
+        description = response.json()["error"]["message"]
         assert description.startswith("this bearer token was refused: Guide accepts a JWT signed with its key, for its issuer and audience")
         assert "an exp in the future and a non-empty 'email' claim; get a new token from your identity provider" in description
         assert f'error_description="{description}"' in response.headers["www-authenticate"]
@@ -80,17 +82,15 @@ async def test_finding_4_a_token_without_the_principal_claim_is_refused_over_htt
 
 
 async def test_issue_20_a_refused_static_token_gets_guides_message(static):
+    refused = ("this bearer token was refused: it is not one of the tokens your operator issued (GUIDE_AUTH_TOKENS); "
+               "check it was copied whole, or ask them for yours")
     for token in (ALICE_TOKEN[:-1], ALICE_TOKEN + "x", "not-a-token"):
         response = await _post(static, Authorization=f"Bearer {token}")
         assert response.status_code == 401
-        body = response.json()
-        assert body == {
-            "error": "invalid_token",
-            "error_description": "this bearer token was refused: it is not one of the tokens your operator issued (GUIDE_AUTH_TOKENS); "
-            "check it was copied whole, or ask them for yours",
-        }
+        # issue 36: the body is a JSON-RPC error, which the MCP SDKs report as it is (RFC 6750's error code is in the challenge)
+        assert response.json() == {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": refused, "data": {"error": "invalid_token"}}}
         challenge = response.headers["www-authenticate"]
-        assert challenge == f'Bearer error="invalid_token", error_description="{body["error_description"]}"'
+        assert challenge == f'Bearer error="invalid_token", error_description="{refused}"'
         assert "register" not in response.text + challenge and token not in response.text + challenge
     assert (await _post(static, Authorization=f"Bearer {BOB_TOKEN}")).status_code == 200
 
@@ -100,9 +100,29 @@ async def test_issue_20_a_missing_static_token_gets_guides_message(static):
         response = await _post(static, **headers)
         assert response.status_code == 401
         assert response.headers["www-authenticate"] == "Bearer"  # RFC 6750 3.1: no error code without credentials
-        assert response.json() == {
-            "error_description": "this server needs a bearer token: send the header Authorization: Bearer <token>, "
-            "with the token your operator issued you (GUIDE_AUTH_TOKENS)"
-        }
+        assert response.json() == {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": MISSING}}
     async with httpx2.AsyncClient() as http:
         assert (await http.get(static.removesuffix("/mcp") + "/healthz")).status_code == 200  # the probe needs no token
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_issue_36_an_sdk_client_with_a_wrong_token_reports_guides_words(static, mode):
+    for headers, said in (({"Authorization": "Bearer not-the-token"}, REFUSED), ({}, MISSING)):
+        with pytest.raises(MCPError) as raised:
+            async with Client(StreamableHttpTransport(static, headers=headers), mode=mode) as client:
+                await client.read_resource("guide://_help")
+        assert raised.value.error.message == said
+
+
+async def test_issue_36_register_says_no_oauth_client_is_registered_and_whether_the_token_was_refused(static):
+    """What an OAuth client (mcp-remote) reports when its token is refused: the answer of POST /register, after its discovery."""
+    register = static.removesuffix("/mcp") + "/register"
+    async with httpx2.AsyncClient() as http:
+        refused = await http.post(register, json={"redirect_uris": ["http://localhost:1/cb"]}, headers={"Authorization": "Bearer not-the-token"})
+        missing = await http.post(register, json={"redirect_uris": ["http://localhost:1/cb"]})
+        accepted = await http.post(register, json={}, headers={"Authorization": f"Bearer {ALICE_TOKEN}"})
+    no_oauth = "Guide registers no OAuth clients: it takes the bearer token your operator issued, in the Authorization header"
+    assert (refused.status_code, refused.text) == (401, f"{no_oauth}; {REFUSED}")
+    assert refused.headers["www-authenticate"] == f'Bearer error="invalid_token", error_description="{REFUSED}"'
+    assert (missing.status_code, missing.text, missing.headers["www-authenticate"]) == (401, f"{no_oauth}; {MISSING}", "Bearer")
+    assert (accepted.status_code, accepted.text) == (400, f"{no_oauth}; this token is accepted: send it to /mcp")

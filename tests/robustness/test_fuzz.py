@@ -18,6 +18,7 @@ from fastmcp.client.elicitation import ElicitResult
 from hypothesis import example, given
 from hypothesis import strategies as st
 from mcp import MCPError
+from support.clocks import person
 from support.eras import MODES
 from support.fuzzing import fuzz
 
@@ -285,7 +286,7 @@ def test_fuzz_states_never_crash_the_resume(docroot, data):
 def server(tmp_path_factory):
     base = tmp_path_factory.mktemp("fuzz-server")
     (base / "project").mkdir()
-    return create_server(write_docroot(base / "docroot"), base / "project", watch=False)
+    return create_server(write_docroot(base / "docroot"), base / "project", watch=False, clock=person())  # a person answers each form
 
 
 @pytest.fixture

@@ -22,6 +22,10 @@ SECRET = "feature%2Fsecret-branch"
 """A keyword value that must never reach the log."""
 
 
+PERSON = {"GUIDE_UNREAD_DECLINE": "0"}
+"""The script declines at once, as no person could: with this setting every decline is taken for a person's."""
+
+
 async def _decline(message, response_type, params, context):
     return ElicitResult(action="decline")
 
@@ -52,7 +56,7 @@ def _value(samples: dict[tuple, float], name: str, **labels: str) -> float:
 
 
 async def test_metrics_count_a_scripted_session_in_both_eras_and_need_the_token(tmp_path):
-    with example_http(tmp_path, {"GUIDE_AUTH_TOKENS": f"alice:{ALICE_TOKEN}", "GUIDE_METRICS": "1"}) as url:
+    with example_http(tmp_path, {"GUIDE_AUTH_TOKENS": f"alice:{ALICE_TOKEN}", "GUIDE_METRICS": "1", **PERSON}) as url:
         for mode in ERAS:
             await _session(url, mode)
         metrics_url = url.removesuffix("/mcp") + "/metrics"
@@ -84,7 +88,7 @@ async def test_metrics_count_a_scripted_session_in_both_eras_and_need_the_token(
 
 
 async def test_each_read_has_an_access_line_without_values_in_both_eras(tmp_path):
-    with example_http(tmp_path, {"GUIDE_AUTH_TOKENS": f"alice:{ALICE_TOKEN}"}) as url:
+    with example_http(tmp_path, {"GUIDE_AUTH_TOKENS": f"alice:{ALICE_TOKEN}", **PERSON}) as url:
         for mode in ERAS:
             await _session(url, mode)
         async with httpx2.AsyncClient() as http:

@@ -146,3 +146,12 @@ def test_the_store_folder_comes_from_the_settings(tmp_path):
     assert folder({"GUIDE_NO_CACHE": "0", "GUIDE_CACHE_DIR": str(tmp_path)}) == tmp_path.resolve()
     if sys.platform.startswith("linux"):
         assert folder({}).name == "guide"
+
+
+def test_the_unread_decline_bound_is_a_number_from_0_to_4():
+    assert read_settings({}, {}).unread_decline == 1.5
+    assert read_settings({}, {"GUIDE_UNREAD_DECLINE": "0"}).unread_decline == 0
+    assert read_settings({"unread_decline": "4"}, {}).unread_decline == 4
+    for given in ("4.5", "-1", "soon"):
+        with pytest.raises(GuideError, match=rf"GUIDE_UNREAD_DECLINE: '{given}' is not a number"):
+            read_settings({}, {"GUIDE_UNREAD_DECLINE": given})

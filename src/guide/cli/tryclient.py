@@ -20,10 +20,13 @@ from fastmcp import Client
 from fastmcp.client.elicitation import ElicitResult
 from fastmcp.client.transports import StdioTransport
 from mcp import MCPError
+from mcp_types import Implementation
 from rich.console import Console
 
+from guide import __version__
 from guide.cli.inputs import NO_FIELDS, FileAnswers, Reply, check_form_ids, read_answers, with_values
 from guide.cli.terminal_form import TerminalForm
+from guide.clients import TRY_CLIENT as CLIENT_NAME
 from guide.errors import GuideError
 from guide.protocol import FORM_META
 from guide.routes.lookup import AddressRead, Call, resolve
@@ -150,7 +153,8 @@ async def read(options: argparse.Namespace, settings: Settings, uri: str, handle
     # The server's own log would interleave with the form prompts; failures reach us as MCP errors.
     with open(os.devnull, "w") as server_log:
         transport = StdioTransport(command=sys.executable, args=args, env=env, log_file=server_log)
-        async with Client(transport, mode=options.protocol, elicitation_handler=handler) as client:
+        named = Implementation(name=CLIENT_NAME, version=__version__)  # the client table knows a person types every answer here
+        async with Client(transport, mode=options.protocol, elicitation_handler=handler, client_info=named) as client:
             contents = await client.read_resource(uri)
     return "".join(getattr(item, "text", "") for item in contents)
 

@@ -1,4 +1,4 @@
-"""`guide.yaml`: flags and workflow settings (C10), lists, URL hosts, collections and instructions, and the active workflow phase."""
+"""`guide.yaml`: flags and workflow (C10), lists, URL hosts, collections, instructions, what Guide knows of clients, and the active workflow phase."""
 
 import os
 import re
@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from guide.clients import Row, read_rows
 from guide.docroot import files
 from guide.docroot.entries import Entry, read_collections, read_instructions
 from guide.docroot.frontmatter import FrontmatterError, composed, line_in, load_mapping, locate
@@ -19,7 +20,7 @@ from guide.text import clip
 
 CONFIG_NAME = "guide.yaml"
 DEFAULT_STATE_FILE = ".guide.yaml"
-KEYS = ("flags", "workflow", "lists", "url-hosts", "collections", "instructions")
+KEYS = ("flags", "workflow", "lists", "url-hosts", "collections", "instructions", "clients")
 MAX_LIST = 100
 """The most values a `lists:` entry holds: the most a form or a completion offers."""
 _LIST_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
@@ -42,6 +43,8 @@ class Config:
     """Each named collection of documents (`collections:`), its entries in order: read at `guide://@name` in one read."""
     instructions: tuple[Entry, ...] = ()
     """The documents every session is given as it connects (`instructions:`), in order."""
+    clients: tuple[Row, ...] = ()
+    """What the operator knows of clients beyond their declarations (`clients:`), before Guide's own rows (`guide.clients`)."""
 
     def allows(self, meta: Mapping[str, Any]) -> bool:
         """Whether every `requires-<flag>` of a file's frontmatter holds (C4)."""
@@ -92,7 +95,7 @@ def read_config(docroot: Path, max_file_size: int = files.MAX_FILE_SIZE) -> tupl
 
     config = Config(dict(flags), *_workflow(data.get("workflow"), problem), read_lists(data.get("lists"), problem),
                     _url_hosts(data.get("url-hosts"), problem), read_collections(data.get("collections"), problem, lines),
-                    read_instructions(data.get("instructions"), problem, lines))
+                    read_instructions(data.get("instructions"), problem, lines), read_rows(data.get("clients"), problem))
     return config, problems
 
 

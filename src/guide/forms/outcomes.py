@@ -32,6 +32,8 @@ class Answer:
 
     action: Literal["accept", "decline", "cancel"]
     content: Mapping[str, Any] | None = None
+    seconds: float | None = None
+    """How long the form was with the client before this response came back (None: not known)."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,9 @@ class Request:
     """The project folder the read named (C10), which continuation state carries so a retry cannot change it; empty: the server's own."""
     live: Mapping[str, Live] = dataclass_field(default_factory=dict)
     """What each live-sourced field (`git-*`, `files:`) offers in this read, as the server read it (C5 sources)."""
+    unread_decline: float = 0.0
+    """A decline that came back sooner than this many seconds after its form was asked is no person's (at most
+    `guide.clients.CEILING`; 0: none is): the read goes on as for a client without forms (C7.10)."""
 
     def __post_init__(self) -> None:
         if not self.digest:

@@ -15,6 +15,7 @@ from guide import address
 from guide.forms.described import Need, PersonQuestion
 from guide.forms.failure import ADDRESS, EXAMPLE_LENGTH, Fail, Route, described, failure
 from guide.forms.fields import ABSENT
+from guide.protocol import READ_TOOL, tool_named
 from guide.text import one_line, show
 
 ASK = (
@@ -38,7 +39,8 @@ def missing(
     blanks = {need.keyword: need for need in needs if need.keyword not in keywords}
     if route.prompt is None:
         message = base.message
-        way = ["Then read this address, each <...> replaced by an answer (percent-encoded as in any address):", "", f"    {base.retry}"]
+        way = [f"Then read this address with {tool_named(READ_TOOL)}, or as a resource, each <...> replaced by an answer "
+               "(percent-encoded as in any address):", "", f"    {base.retry}"]
         prompt = None
     else:
         arguments = _arguments(route, args, keywords, blanks)
@@ -46,7 +48,8 @@ def missing(
         what = "the flags" if route.line else "the prompt arguments"
         example = shown if len(shown) <= EXAMPLE_LENGTH else ", ".join(f"{name}={_plain(need)}" for name, need in blanks.items())
         message = f"this client cannot answer forms; supply {what}: {described(needs)}; for example the prompt {route.prompt} with {example}"
-        way = [f"Then get the prompt {route.prompt} again with these arguments, each <...> replaced by an answer:", "", f"    {shown}"]
+        way = [f"Then get Guide's prompt {route.prompt} again (listed as {route.prompt} or with a prefix, such as guide_{route.prompt}) "
+               "with these arguments, each <...> replaced by an answer:", "", f"    {shown}"]
         prompt = {"name": route.prompt, "arguments": arguments}
     lines = [ASK, "", *question_lines(questions), "", *way, ""]
     placed = {need.keyword for need in needs}  # the way back holds a blank for each already

@@ -6,6 +6,7 @@ this module only decides whether an unsealed state belongs to the request at han
 
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from guide.errors import StateError
@@ -17,8 +18,8 @@ VERSION = 1
 RESTART = "start again without the continuation state"
 
 
-def encode(request: Request, progress: Progress) -> str:
-    """The compact JSON text that carries this interaction to its next round."""
+def encode(request: Request, progress: Progress, asked_at: float | None = None) -> str:
+    """The compact JSON text that carries this interaction to its next round; `asked_at` is when its forms go out (the server's clock)."""
     record = {
         "v": VERSION,
         "e": request.entrypoint,
@@ -31,6 +32,7 @@ def encode(request: Request, progress: Progress) -> str:
         "r": list(progress.requested),
         "n": dict(progress.attempts),
         "p": request.project,
+        **({"t": round(asked_at, 3)} if asked_at is not None else {}),
     }
     return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
 
@@ -61,6 +63,17 @@ def decode(text: str, request: Request) -> Progress:
     )
 
 
+def timed(text: str | None, answers: Mapping[str, Answer], now: float) -> Mapping[str, Answer]:
+    """The answers of a retry, each with the seconds since the state's forms were asked (unchanged when that is not known)."""
+    try:
+        asked = json.loads(text).get("t") if text else None
+    except (TypeError, ValueError, AttributeError):
+        return answers  # an unreadable state is refused by the step, as it is
+    if not isinstance(asked, int | float) or isinstance(asked, bool):
+        return answers
+    return {form: replace(answer, seconds=now - asked) for form, answer in answers.items()}
+
+
 def resume(request: Request, text: str | None, answers: Mapping[str, Answer]) -> Outcome:
     """The next step of an interaction continued from a state (none on the first round); a bad state is a `Fail`."""
     try:
@@ -77,6 +90,8 @@ def _parse(text: str) -> dict[str, Any]:
         raise StateError(f"the continuation state is not readable; {RESTART}") from None
     shapes = {"v": int, "e": str, "d": str, "k": dict, "a": list, "x": dict, "c": list, "f": list, "r": list, "n": dict}
     if not isinstance(record, dict) or any(not isinstance(record.get(key), shape) for key, shape in shapes.items()):
+        raise StateError(f"the continuation state is malformed; {RESTART}")
+    if not isinstance(record.get("t", 0), int | float) or isinstance(record.get("t"), bool):
         raise StateError(f"the continuation state is malformed; {RESTART}")
     if record["v"] != VERSION:
         raise StateError(f"the continuation state has version {record['v']}, this server reads {VERSION}; {RESTART}")

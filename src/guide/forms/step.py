@@ -7,9 +7,11 @@ input and never performs I/O.
 """
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from guide.forms.declare import Form
+from guide.forms.declines import unread
 from guide.forms.described import Need, need, person_questions
 from guide.forms.failure import Fail, Reason, described, failure, without_value
 from guide.forms.fields import WORKFLOW_PHASES, Field
@@ -33,7 +35,9 @@ A legacy read keeps what was answered while it waits for the next form (up to
 
 
 def step(request: Request, progress: Progress = Progress(), answers: Mapping[str, Answer] | None = None) -> Outcome:
-    """Decide the next step of an interaction (C7 steps 2-10)."""
+    """Decide the next step of an interaction (C7 steps 2-10); a decline no person made starts the read again without forms."""
+    if answers and request.can_elicit and unread(request, answers) is not None:
+        return step(replace(request, can_elicit=False))
     keyword_values = read_keywords(request)
     if isinstance(keyword_values, Fail):
         return keyword_values

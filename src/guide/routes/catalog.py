@@ -13,6 +13,7 @@ from guide.docroot.built import Built
 from guide.docroot.entrypoints import Entrypoint
 from guide.docroot.memo import Once
 from guide.forms.described import need
+from guide.protocol import READ_TOOL, tool_named
 from guide.text import clip, show
 
 MAX_ENTRIES = 30
@@ -31,7 +32,7 @@ def _catalog(built: Built) -> str:
     names = [("command", name) for name in built.names("command")] + [("skill", name) for name in built.names("skill")]
     if not names:
         return f"The docroot has no commands or skills yet; {address.help_address()} lists its documents."
-    lines = ["Commands and skills (read one with read_resource; it asks for what it needs, or says what to ask the person):"]
+    lines = [f"Commands and skills (read one with {tool_named(READ_TOOL)}; it asks for what it needs, or says what to ask the person):"]
     lines += [_entry(built.entrypoint(kind, name)) for kind, name in names[:MAX_ENTRIES]]
     if len(names) > MAX_ENTRIES:
         lines.append(f"... and {len(names) - MAX_ENTRIES} more: see {address.help_address()} for all of them.")

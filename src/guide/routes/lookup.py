@@ -106,9 +106,9 @@ class Call:
     route: Route = ADDRESS
     """How the caller read it, so a failure says how to read again in the same route (C7.12 c)."""
     def request(self, *, can_elicit: bool, active_phase: str | None, project: str = "", live: Mapping[str, Live] | None = None,
-                url_mode: bool = False) -> Request:
+                url_mode: bool = False, unread_decline: float = 0.0) -> Request:
         """The core's view of this call, for a client that can (or cannot) answer forms (and open links, `url_mode`); `project` names
-        the read's, if not the server's own; `live`: what its live sources offer now."""
+        the read's, if not the server's own; `live`: what its live sources offer now; `unread_decline`: the client's bound on declines."""
         entrypoint = self.entrypoint
         fingerprint = self.built.value(FORM_DIGESTS, lambda: digest(entrypoint.forms), (entrypoint.kind, entrypoint.name))
         return Request(
@@ -125,6 +125,7 @@ class Call:
             digest=fingerprint,  # worked out once per snapshot, not for every request
             project=project,
             live=live or {},
+            unread_decline=unread_decline,
         )
 
     def supplied(self) -> dict[str, list[str]]:

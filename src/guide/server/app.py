@@ -1,5 +1,6 @@
 """Build the Guide MCP server for one docroot: wiring only (what each part does is in its own module)."""
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from guide.server import auth, scrape
 from guide.server.app_form import tools as app_form
 from guide.server.catalog import Catalog
 from guide.server.channels import Channels
+from guide.server.channels.clients import Clients
 from guide.server.completion import completer
 from guide.server.eras import Eras
 from guide.server.eras.modern import sealing
@@ -34,18 +36,17 @@ READ_TOOL_DESCRIPTION = "Read a guide:// address, for clients that only call too
 
 
 def create_server(docroot: Path | None = None, project: Path | None = None, *, settings: Settings | None = None, watch: bool = True,
-                  **given: Any) -> FastMCP:
+                  clock: Callable[[], float] | None = None, **given: Any) -> FastMCP:
     """A FastMCP server serving a docroot; it re-reads files as they change while `watch` is on.
 
     `settings` are what `guide serve` read; without them they are read here, from
     `docroot`, `project` and `given` (settings by name, as flags) and the environment.
+    `clock` times how long each form is with the client (None: each era's own clock).
     """
     settings = settings or read_settings({"docroot": docroot, "project": project, **given})
     root = open_docroot(settings)
-    eras, counters = Eras(), Counters() if settings.metrics else None
-    service = Service(root, eras, Channels(app_forms=settings.app_forms), answer_timeout=settings.answer_timeout, max_output=settings.max_output,
-                      metrics=Metrics(counters=counters, access=settings.access_log),
-                      contexts=Contexts(settings.project, Projects(settings.projects_under)))
+    eras, counters = Eras(clock), Counters() if settings.metrics else None
+    service = _service(settings, root, eras, counters)
     security = sealing(settings.state_keys, settings.state_ttl)
     startup = Startup(root, eras, watch=watch)
     cache_ttl = settings.cache_ttl
@@ -73,6 +74,13 @@ def create_server(docroot: Path | None = None, project: Path | None = None, *, s
     if counters is not None:
         _measure(server, counters, root, eras, startup)
     return server
+
+
+def _service(settings: Settings, root: Docroot, eras: Eras, counters: Counters | None) -> Service:
+    """One read's way through the server, as the settings shape it."""
+    return Service(root, eras, Channels(app_forms=settings.app_forms), answer_timeout=settings.answer_timeout, max_output=settings.max_output,
+                   metrics=Metrics(counters=counters, access=settings.access_log), contexts=Contexts(settings.project, Projects(settings.projects_under)),
+                   clients=Clients(root, settings.unread_decline))
 
 
 def _measure(server: FastMCP, counters: Counters, root: Docroot, eras: Eras, startup: Startup) -> None:

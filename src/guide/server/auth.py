@@ -15,11 +15,11 @@ claim (`sub`, or the claim `GUIDE_AUTH_PRINCIPAL_CLAIM` names): continuation sta
 to the principal, so two tokens without one must never count as the same person.
 
 The verifiers are FastMCP's own, extended through its public hooks: `load_access_token`
-for the claims, `get_middleware` for Guide's own 401 message (FastMCP's tells a client to
-"re-register", which means nothing to a static-token or JWT user).
+for the claims, `get_middleware` and `get_routes` for Guide's own 401 and `/register`
+(`guide.server.challenge`; FastMCP's tells a client to "re-register", which means nothing
+to a static-token or JWT user).
 """
 
-import json
 import logging
 from collections.abc import Mapping
 from pathlib import Path
@@ -28,9 +28,9 @@ from typing import Any
 from fastmcp.server.auth import AccessToken, TokenVerifier
 from fastmcp.server.auth.providers.jwt import JWTVerifier, StaticTokenVerifier
 from starlette.middleware import Middleware
-from starlette.types import ASGIApp, Receive, Scope, Send
 
 from guide.errors import GuideError
+from guide.server.challenge import Unauthorized, register_route
 from guide.server.settings import AUTH_PREFIX, DEFAULT_PRINCIPAL_CLAIM, SETTING, SETTINGS, Settings
 
 TOKENS, JWKS_URI, PUBLIC_KEY, SECRET, SECRET_FILE, ISSUER, AUDIENCE, ALGORITHM, ALLOW_NO_EXPIRY, PRINCIPAL_CLAIM = (
@@ -203,9 +203,9 @@ class Challenge:
     refused_text = "this bearer token was refused"
 
     def get_routes(self, mcp_path: str | None = None) -> list:
-        """FastMCP's routes for this verifier; it also learns the endpoint the 401s guard."""
+        """FastMCP's routes for this verifier, and `/register` saying no client is registered; it also learns the endpoint the 401s guard."""
         self.guarded_path = mcp_path
-        return super().get_routes(mcp_path)
+        return [*super().get_routes(mcp_path), register_route(self)]
 
     def get_middleware(self) -> list:
         """FastMCP's authentication middleware, then Guide's answer to a request it did not authenticate."""
@@ -248,29 +248,3 @@ class JWTAccess(Challenge, JWTVerifier):
             log.info("bearer token refused: it has no %s claim to name its principal (%s names another claim)", self.principal_claim, PRINCIPAL_CLAIM)
             return None
         return access.model_copy(update={"subject": str(principal)})
-
-
-class Unauthorized:
-    """ASGI middleware answering an unauthenticated request to the guarded endpoint with a 401 that says what to send."""
-
-    def __init__(self, app: ASGIApp, verifier: Challenge) -> None:
-        self.app = app
-        self.verifier = verifier
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Pass an authenticated request (or one for another path) on; answer the others with 401."""
-        user = scope.get("user")
-        if scope["type"] != "http" or scope["path"] != self.verifier.guarded_path or getattr(user, "is_authenticated", False):
-            await self.app(scope, receive, send)
-            return
-        bearer = any(name.lower() == b"authorization" and value[:7].lower() == b"bearer " for name, value in scope.get("headers", []))
-        if bearer:
-            body = {"error": "invalid_token", "error_description": self.verifier.refused_text}
-            challenge = f'Bearer error="invalid_token", error_description="{self.verifier.refused_text}"'
-        else:  # RFC 6750 3.1: a request without credentials gets no error code in its challenge
-            body = {"error_description": self.verifier.missing_text}
-            challenge = "Bearer"
-        payload = json.dumps(body).encode()
-        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode()), (b"www-authenticate", challenge.encode())]
-        await send({"type": "http.response.start", "status": 401, "headers": headers})
-        await send({"type": "http.response.body", "body": payload})

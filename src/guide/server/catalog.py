@@ -14,11 +14,11 @@ from typing import Any
 from fastmcp.tools import Tool
 
 from guide.docroot.folder import Docroot
+from guide.protocol import READ_TOOL
 from guide.routes.catalog import CATALOG, catalog
 from guide.routes.instructions import CONTEXT, context
 from guide.server import work
 
-READ_TOOL = "read_resource"
 SHOWN = ("initialize", "server/discover", "tools/list")
 """The requests whose answers carry the catalog."""
 

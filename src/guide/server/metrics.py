@@ -4,7 +4,7 @@ Every read runs inside `Metrics.reading`, which knows its era and its channel
 (`native`: forms asked by the protocol; a new channel passes its own name; each
 round of the App form's tools is a read of channel `app`), and
 records, wherever the read goes, through the functions below (`resolved`,
-`form_asked`, `form_answered`): they find the read they belong to in a context
+`form_asked`, `form_answered`, `unread_decline`): they find the read they belong to in a context
 variable, so the eras and the service need no handle on the counters. The
 counters live in a registry of the server's own (never the process-wide one),
 so servers in one process never mix their numbers.
@@ -34,12 +34,14 @@ access_log = logging.getLogger("guide.access")
 class Reading:
     """One read as it is served (a context manager): what it read, as far as it got, its era and channel, how it ended."""
 
-    __slots__ = ("metrics", "era", "channel", "described", "kind", "outcome", "started", "_token")
+    __slots__ = ("metrics", "era", "channel", "client", "described", "kind", "outcome", "started", "_token")
 
-    def __init__(self, metrics: "Metrics", era: str, channel: str, described: str):
+    def __init__(self, metrics: "Metrics", era: str, channel: str, described: str, client: str = ""):
         self.metrics = metrics
         self.era = era
         self.channel = channel
+        self.client = client
+        """The row of the client table that names the read's client (`other`: none; empty: not asked)."""
         self.described = described
         self.kind = "unknown"
         self.outcome = "ok"
@@ -76,6 +78,8 @@ class Counters:
         self.reads = Counter("guide_reads", "Reads served, by what was read", ("kind", *labels), registry=self.registry)
         self.failures = Counter("guide_read_failures", "Reads that failed, by reason (docs/errors.md)", ("reason", *labels), registry=self.registry)
         self.forms = Counter("guide_forms", "Forms asked, and answered, declined or cancelled", ("event", *labels), registry=self.registry)
+        self.unread = Counter("guide_unread_declines", "Declines no person made (sooner than a person reads, or from a client the client "
+                              "table marks): the read went on as for a client without forms", ("client", "era"), registry=self.registry)
         self.listen = Gauge("guide_listen_streams", "Listen streams open now", ("era",), registry=self.registry)
         self.ready = Gauge("guide_docroot_ready", "1 while the docroot is loaded and its folder present, else 0", registry=self.registry)
         self.entries = Gauge("guide_docroot_entries", "Commands, skills, partials and documents in the docroot's snapshot", ("kind",),
@@ -91,14 +95,15 @@ class Metrics:
         self.counters = counters
         self.access = access
 
-    def reading(self, read: Any, era: str, channel: str = "native") -> "Reading | nullcontext[None]":
+    def reading(self, read: Any, era: str, channel: str = "native", client: str = "") -> "Reading | nullcontext[None]":
         """Serve one read inside `with` this: it is counted, and its access line written, however it ends.
 
-        With nothing to count and no access line to write, nothing is kept (a read pays for no description).
+        `client` is the row of the client table naming the read's client. With nothing to count and no access line
+        to write, nothing is kept (a read pays for no description).
         """
         if self.counters is None and not (self.access and access_log.isEnabledFor(logging.INFO)):
             return _UNOBSERVED
-        return Reading(self, era, channel, describe(read))
+        return Reading(self, era, channel, describe(read), client)
 
     def record(self, reading: Reading) -> None:
         """Count a read that ended, and write its access line."""
@@ -143,6 +148,13 @@ def form_answered(action: str) -> None:
     reading = _current.get()
     if reading is not None and reading.counters is not None and action in FORM_EVENTS:
         reading.counters.forms.labels(FORM_EVENTS[action], reading.era, reading.channel).inc()
+
+
+def unread_decline() -> None:
+    """Count a decline the current read took for no person's, under its client's row of the client table."""
+    reading = _current.get()
+    if reading is not None and reading.counters is not None:
+        reading.counters.unread.labels(reading.client or "other", reading.era).inc()
 
 
 def failure_reason(error: BaseException) -> str:

@@ -12,7 +12,7 @@ and all of a request's checks share one time budget (`keywords.request_budget`).
 """
 
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from functools import partial
@@ -25,6 +25,7 @@ from guide.docroot.built import Built
 from guide.docroot.folder import Docroot
 from guide.docroot.memo import MEGA, UNBUILT, Kept, Unbuilt
 from guide.errors import GuideError
+from guide.forms.declines import unread
 from guide.forms.keywords import request_budget
 from guide.forms.step import Ask, Fail, Outcome, Render, Request
 from guide.project.context import Contexts, ReadContext
@@ -33,7 +34,9 @@ from guide.routes.bundle import bundle_text
 from guide.routes.finish import document_text, finish, keeps, rendered_before, sees_phase
 from guide.routes.lookup import AddressRead, Bundle, Call, CommandRead, Document, Read, Resolved, resolve
 from guide.server import metrics, work
-from guide.server.channels import Channel, Channels, Declared
+from guide.server.channels import Channel, Channels
+from guide.server.channels.clients import Clients
+from guide.server.clients import note_unread
 from guide.server.eras import Era, Eras, Opening, Pending
 from guide.server.errors import answer_to
 from guide.server.metrics import Metrics
@@ -86,6 +89,8 @@ class Turn:
     links: bool = False
     ctx: Context | None = None
     era: Era | None = None
+    declines: float = 0.0
+    """A decline sooner than this many seconds after its form went out is no person's (the client's, `Declared.declines`)."""
     observe: Callable[[Request, Outcome], None] | None = None
     """Told the core's request and the outcome it ends in, before it is rendered (`guide render` explains each form by them)."""
 
@@ -105,19 +110,26 @@ class Service:
     """The project of each read, its phase and its live choices (C10): decided there, never defaulted here."""
     source_reads: CapacityLimiter = field(default_factory=work.source_reads)
     """At most this many live sources (`git-*`, `files:`) read at once, reads and completions together."""
+    clients: Clients | None = None
+    """What each request's client can take: its declaration as the client table corrects it (None: the docroot's table, the default bound)."""
+
+    def __post_init__(self) -> None:
+        if self.clients is None:
+            object.__setattr__(self, "clients", Clients(self.docroot))
 
     async def read(self, ctx: Context, read: Read, *, tool: bool = False, rendered: Callable[[str], Any] = str) -> Any:
         """The answer to `read`, with Guide's errors translated for the client (an error result for the tool).
 
         `rendered` wraps the text of a rendered entrypoint (a resource read marks it as never to be cached).
-        The era and the channel are chosen here, once per read, from the client's declaration (read once).
+        The era and the channel are chosen here, once per read, from the client's declaration (read once) as the client table corrects it.
         """
-        declared = Declared.of(ctx)
+        declared = await self.clients.declared(ctx)  # type: ignore[union-attr]  # set in __post_init__
         era, channel = self.eras.for_request(ctx), self.channels.for_request(declared)
         sent = partial(_sendable, ctx, read, tool)
         try:
-            with self.metrics.reading(read, era.name, channel.name):
-                turn = Turn(channel, era.opening(ctx), channel.opens_links(declared), ctx, era)  # the answers it carries are counted
+            with self.metrics.reading(read, era.name, channel.name, declared.client):
+                opening = era.opening(ctx)  # counts the answers it carries
+                turn = Turn(channel, opening, channel.opens_links(declared), ctx, era, declared.declines)
                 found = await self.find(read)
                 if not isinstance(found, Call):
                     return sent(found)
@@ -170,9 +182,13 @@ class Service:
         text: str | Unbuilt = call.built.recall(ANSWERED, fresh) if fresh is not None else UNBUILT
         if text is not UNBUILT:
             return text
-        request = call.request(can_elicit=channel.asks, active_phase=context.phase, project=context.named, live=context.live, url_mode=turn.links)
+        request = call.request(can_elicit=channel.asks, active_phase=context.phase, project=context.named, live=context.live, url_mode=turn.links,
+                               unread_decline=turn.declines)
         with _pattern_budget(request):
             outcome = await self._step(request, partial(opening.step, request))  # the pure first step: no file, no build
+            declined = unread(request, opening.answers) if isinstance(opening.answers, Mapping) and request.can_elicit else None
+            if declined is not None:
+                note_unread(turn.ctx, request, *declined)
             if isinstance(outcome, Ask):
                 fresh = None  # what the person answers decides the text
                 outcome = await channel.carry(turn.ctx, turn.era, request, outcome, answer_timeout=self.answer_timeout,

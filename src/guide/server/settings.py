@@ -31,6 +31,7 @@ from dataclasses import Field, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from guide.clients import CEILING, UNREAD_DECLINE
 from guide.docroot.files import MAX_FILE_SIZE
 from guide.docroot.folder import Docroot
 from guide.docroot.store.disk import Store
@@ -112,6 +113,16 @@ def _number(kind: type, *, positive: bool = True) -> Callable[[str], Any]:
     return read
 
 
+def _bound(most: float) -> Callable[[str], float]:
+    def read(text: str) -> float:
+        value = _number(float, positive=False)(text)
+        if value > most:
+            raise ValueError(f"a number from 0 to {most:g}")
+        return value
+
+    return read
+
+
 def _choice(choices: tuple[str, ...], *, upper: bool = False) -> Callable[[str], str]:
     def read(text: str) -> str:
         value = text.strip().upper() if upper else text.strip()
@@ -187,6 +198,9 @@ class Settings:
     max_file_size: int = _setting(MAX_FILE_SIZE, "the largest docroot file served, in bytes", _number(int), metavar="BYTES")
     max_output: int = _setting(MAX_OUTPUT, "the most characters one render may produce", _number(int), metavar="CHARS")
     answer_timeout: float = _setting(600.0, "seconds a legacy read waits for the client to answer one form", _number(float), metavar="SECONDS")
+    unread_decline: float = _setting(UNREAD_DECLINE, "seconds: a form declined sooner than this after it was asked was declined by no person, and the read "
+                                     f"goes on as for a client without forms (at most {CEILING:g}; 0: every decline is a person's)",
+                                     _bound(CEILING), metavar="SECONDS")
     list_page_size: int = _setting(0, "items per page of a listing (0: one page, since not every client follows nextCursor)",
                                    _number(int, positive=False), metavar="ITEMS")
     max_connections: int = _setting(1024, "HTTP connections open at once; more are closed as they come, and the file descriptor limit lowers it",

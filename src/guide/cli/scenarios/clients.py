@@ -25,9 +25,11 @@ from fastmcp import FastMCP
 from fastmcp.client.transports import ClientTransport, FastMCPTransport, StdioTransport
 from fastmcp.client.transports.base import TransportOptions
 from mcp import ClientSession
-from mcp_types import ElicitationCapability, ElicitRequestURLParams, ElicitResult, FormElicitationCapability
+from mcp_types import ElicitationCapability, ElicitRequestURLParams, ElicitResult, FormElicitationCapability, Implementation
 
+from guide import __version__
 from guide.cli.scenarios.person import Person
+from guide.clients import TEST_CLIENT
 from guide.protocol import FORM_META
 from guide.server.channels.base import APP_MIME, APPS_EXTENSION
 from guide.server.settings import SETTING, child_environment
@@ -35,6 +37,8 @@ from guide.server.settings import SETTING, child_environment
 LEGACY, MODERN = "legacy", "2026-07-28"
 ERAS = (LEGACY, MODERN)
 APPS = {APPS_EXTENSION: {"mimeTypes": [APP_MIME]}}
+CLIENT_INFO = Implementation(name=TEST_CLIENT, version=__version__)
+"""How a run's clients name themselves: the client table takes their declines for the person's a scenario describes."""
 READ_TIMEOUT = 120.0
 """Seconds one request of a run may take before it fails as timed out: a server that never answers cannot hang the run."""
 
@@ -89,7 +93,7 @@ class Clients:
         """The session of that kind in that era, connected (and its handshake or discovery done) on first use."""
         found = self._open.get((kind, era))
         if found is None:
-            options: dict[str, Any] = {"read_timeout_seconds": READ_TIMEOUT}
+            options: dict[str, Any] = {"read_timeout_seconds": READ_TIMEOUT, "client_info": CLIENT_INFO}
             if kind in ("forms", "url"):
                 options["elicitation_callback"] = self.answering
             if kind == "apps":

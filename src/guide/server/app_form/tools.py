@@ -27,7 +27,7 @@ from guide.routes.lookup import AddressRead, Call
 from guide.server import metrics
 from guide.server.app_form.state import seal, unseal
 from guide.server.channels.app import OPEN_TOOL, PAGE_URI, SUBMIT_TOOL, AppForm, AppRound, Asking
-from guide.server.channels.base import Declared
+from guide.server.channels.clients import Clients
 from guide.server.eras.base import FIRST_ROUND, Era, Opening, Pending
 from guide.server.eras.questions import read_answers
 from guide.server.hooks import Hooks
@@ -64,7 +64,7 @@ def install(server: FastMCP, service: Service, security: RequestStateSecurity) -
     async def open_form(uri: str, ctx: Context) -> ToolResult:
         return await service.guarded(ctx, AddressRead(uri), AppForm.name, lambda era: _round(service, security, ctx, era, uri, None, None), tool=True)
 
-    Hooks.of(server).add(ForAppClients())
+    Hooks.of(server).add(ForAppClients(service.clients))
 
     @server.tool(name=SUBMIT_TOOL, description=SUBMIT_DESCRIPTION, app=AppConfig(resource_uri=PAGE_URI, visibility=["app"]))
     async def submit_form(uri: str, state: str, answers: dict[str, Any], ctx: Context) -> ToolResult:
@@ -82,13 +82,17 @@ class ForAppClients:
 
     methods = ("tools/list", "resources/list")
 
+    def __init__(self, clients: Clients) -> None:
+        self.clients = clients
+        """What a client declared, as the client table corrects it (a row may say a client renders Apps, or does not)."""
+
     async def answered(self, context: Any, result: Any) -> Any:
         """A listing for a client without MCP Apps, without the App's page and tools."""
         if context.fastmcp_context is None:
             return result
         if context.fastmcp_context.request_context is None:  # no client at all (`fastmcp inspect`): everything is listed
             return result
-        if Declared.of(context.fastmcp_context).apps:
+        if (await self.clients.declared(context.fastmcp_context)).apps:
             return result
         if context.method == "tools/list":
             return [tool for tool in result if tool.name not in (OPEN_TOOL, SUBMIT_TOOL)]

@@ -5,8 +5,10 @@ of each for a server and gives the one a request's client can take
 (`for_request`): native forms when it declares form elicitation (naming Guide's
 page when it declares app-rendered elicitation), Guide's MCP App form when it
 declares MCP Apps (and the setting leaves the App channel on),
-else the agent (C7.6). Nothing outside this folder asks which channel a read
-takes. A new channel is a new module here and one place in `Channels`.
+else the agent (C7.6). What it declared is first corrected by the client table
+(`clients.Clients`: a client that declares forms but shows none, say). Nothing
+outside this folder asks which channel a read takes. A new channel is a new
+module here and one place in `Channels`.
 """
 
 from guide.server.channels.agent import Agent
@@ -20,12 +22,13 @@ class Channels:
 
     def __init__(self, *, app_forms: bool = True) -> None:
         """`app_forms`: whether the MCP App form is offered (the `app_forms` setting)."""
-        app: tuple[Channel, ...] = (Native(PAGE_URI), Native(), AppForm()) if app_forms else (Native(),)
+        native: tuple[Channel, ...] = (Native(), Native(titled=False))
+        app: tuple[Channel, ...] = (Native(PAGE_URI), *native, AppForm()) if app_forms else native
         self.all: tuple[Channel, ...] = (*app, Agent())
         self._chosen: dict[Declared, Channel] = {}  # a declaration has a few fields of a few values: the choice is made once for each
 
     def for_request(self, declared: Declared) -> Channel:
-        """The channel that takes the pending forms of a request whose client declared `declared` (`Declared.of` the request)."""
+        """The channel that takes the pending forms of a request whose client declared `declared` (as the client table corrects it)."""
         found = self._chosen.get(declared)
         if found is None:
             found = self._chosen[declared] = next(channel for channel in self.all if channel.carries(declared))

@@ -13,6 +13,7 @@ from fastmcp import Context
 
 from guide import address
 from guide.forms.step import Ask, Request
+from guide.protocol import tool_named
 from guide.server.channels.agent import Agent
 from guide.server.channels.base import Declared
 from guide.server.eras.base import Driven, Era, Pending, Stepping
@@ -89,7 +90,7 @@ def opening_text(request: Request, asked: Ask) -> str:
     return (
         f"Guide needs the user's answers before it can give the instructions of {uri}"
         f"{f' ({asking})' if asking else ''}.\n\n"
-        f"Call the tool `{OPEN_TOOL}` with the argument uri set to `{uri}`: it shows the user the form. "
+        f"Call {tool_named(OPEN_TOOL)} with the argument uri set to `{uri}`: it shows the user the form. "
         "Do not guess the answers and do not fill the form for the user; wait for them to submit it. "
         "The instructions then arrive in the conversation; follow them."
     )

@@ -22,7 +22,8 @@ APP_MIME = "text/html;profile=mcp-app"
 class Declared(NamedTuple):
     """What the client declared for one request: on 2026-07-28 in the request's `_meta`, on legacy in its `initialize`.
 
-    A named tuple: `Channels` keys its choice by it on every read, and a tuple hashes without running Python code.
+    `Declared.of` reads the declaration; `guide.server.channels.clients` corrects it by the client table (and sets the last three
+    fields). A named tuple: `Channels` keys its choice by it on every read, and a tuple hashes without running Python code.
     """
 
     forms: bool = False
@@ -33,6 +34,12 @@ class Declared(NamedTuple):
     """The draft app-rendered elicitation: `elicitation` inside the Apps extension's settings."""
     urls: bool = False
     """URL-mode elicitation (`elicitation.url`): the client opens a link for the person (C5 URL-mode forms)."""
+    titles: bool = True
+    """Whether its forms show each choice's title (the client table may say not: then each form's message lists them)."""
+    declines: float = 0.0
+    """A decline sooner than this many seconds after its form was asked is no person's (`guide.forms.declines`)."""
+    client: str = ""
+    """The row of the client table that names the client (`other`: none), its label in /metrics."""
 
     @classmethod
     def of(cls, ctx: Context) -> "Declared":

@@ -7,6 +7,8 @@ folder asks which era a request is in. A new era is a new module here and one
 entry in `KINDS`.
 """
 
+from collections.abc import Callable
+
 from fastmcp import Context, FastMCP
 
 from guide.server.eras.base import Driven, Era, Opening, Pending
@@ -20,8 +22,9 @@ KINDS: tuple[type[Era], ...] = (Modern, Legacy)
 class Eras:
     """One of each era for one server."""
 
-    def __init__(self) -> None:
-        self.all: tuple[Era, ...] = tuple(kind() for kind in KINDS)
+    def __init__(self, clock: Callable[[], float] | None = None) -> None:
+        """`clock` times every era's forms (how long a form was with the client); None: each era's own (`time.monotonic`, `time.time`)."""
+        self.all: tuple[Era, ...] = tuple(kind() if clock is None else kind(clock) for kind in KINDS)
 
     def for_request(self, ctx: Context) -> Era:
         """The era this request speaks."""

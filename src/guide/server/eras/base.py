@@ -63,10 +63,11 @@ class Era(Protocol):
         """Where this request's interaction starts, read from the request once."""
 
     async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None, stepping: Stepping,
-                    ui: str | None = None) -> Driven:
+                    ui: str | None = None, titled: bool = True) -> Driven:
         """Take a request whose first step asks to its end, or to the reply that asks the client; each later step runs through `stepping`.
 
-        `ui` names an App page each form request offers to render it (the draft app-rendered elicitation)."""
+        `ui` names an App page each form request offers to render it (the draft app-rendered elicitation); `titled` False
+        lists each choice with its title in the form's message, for a client that shows no titles."""
 
     async def roots(self, ctx: Context) -> tuple[str, ...]:
         """The roots (`file://` addresses) the client of this request declares; none where the era has no roots (C10)."""

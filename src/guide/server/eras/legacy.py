@@ -12,6 +12,7 @@ no more, so it never holds the others.
 """
 
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
@@ -26,9 +27,11 @@ from pydantic import ValidationError
 from starlette.requests import Request as HttpRequest
 
 from guide.errors import GuideError
+from guide.forms.declines import unread
 from guide.forms.failure import Reason
 from guide.forms.step import Answer, Ask, Outcome, Request, step, unanswered
 from guide.server import metrics
+from guide.server.clients import client_name, note_unread
 from guide.server.eras.base import FIRST_ROUND, Driven, Opening, Stepping
 from guide.server.eras.questions import elicit_request
 from guide.server.errors import to_mcp
@@ -52,8 +55,10 @@ class Legacy:
     name = "legacy"
     long_lived = ()
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.sessions = LegacySessions()
+        self.clock = clock
+        """How long a form was with the client is measured by this clock (a test's own, to make the time explicit)."""
 
     def speaks(self, ctx: Context) -> bool:
         """Any request another era does not speak is a legacy one."""
@@ -64,19 +69,26 @@ class Legacy:
         return FIRST_ROUND
 
     async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None, stepping: Stepping,
-                    ui: str | None = None) -> Driven:
+                    ui: str | None = None, titled: bool = True) -> Driven:
         """Resolve an asking request to `Render` or `Fail`, asking the client one form at a time in this request.
 
         Each form waits at most `answer_timeout` seconds: a client that never answers
         (or whose answer the SDK dropped as unreadable) ends the read with a clear error.
+        Each answer carries how long its form was with the client, by which a decline
+        no person made is told apart (`guide.forms.declines`).
         """
         outcome: Outcome = asked
         while isinstance(outcome, Ask):
             question = outcome.questions[0]
             metrics.form_asked()
-            result = await _ask(ctx, request, question.form, elicit_request(question, ui), answer_timeout)
+            elicit, sent = elicit_request(question, ui, titled), self.clock()
+            result = await _ask(ctx, request, question.form, elicit, answer_timeout)
             metrics.form_answered(result.action)
-            outcome = await stepping(partial(step, request, outcome.progress, {question.form: Answer(result.action, result.content)}))
+            answer = Answer(result.action, result.content, self.clock() - sent)
+            declined = unread(request, {question.form: answer})
+            if declined is not None:
+                note_unread(ctx, request, *declined)
+            outcome = await stepping(partial(step, request, outcome.progress, {question.form: answer}))
         return outcome
 
     async def roots(self, ctx: Context) -> tuple[str, ...]:
@@ -188,16 +200,6 @@ async def _unless_gone(ctx: Context, answer: Callable[[], Awaitable[ElicitResult
     if found and isinstance(found[0], Exception):
         raise found[0]
     return found[0] if found else None
-
-
-def client_name(ctx: Context) -> str:
-    """The client's name and version from its handshake, for the log (`the client` when it gave none)."""
-    params = ctx.session.client_params
-    info = params.client_info if params is not None else None
-    if info is None or not info.name:
-        return "the client"
-    version = f" {clip(info.version, 20)}" if info.version else ""
-    return f"client {clip(info.name, 60)}{version}"
 
 
 def _failure(request: Request, form: str, message: str, kind: Reason = "unanswered") -> Exception:

@@ -6,7 +6,8 @@ seals it on the way out and unseals it on the retry, before Guide reads it
 go out on each client's `subscriptions/listen` stream (`guide.server.eras.listen`).
 """
 
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from fastmcp import Context, FastMCP
@@ -42,9 +43,11 @@ class Modern:
     name = "2026-07-28"
     long_lived = ("subscriptions/listen",)
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self.bus = InMemorySubscriptionBus()
         self.listen = ListenStreams(self.bus)
+        self.clock = clock
+        """When forms go out and retries come back: the wall clock, since another replica may take the retry (a test's own clock)."""
 
     def speaks(self, ctx: Context) -> bool:
         """Whether this request speaks MCP 2026-07-28 (the version it was made with)."""
@@ -52,16 +55,21 @@ class Modern:
         return context is not None and context.protocol_version in MODERN_PROTOCOL_VERSIONS
 
     def opening(self, ctx: Context) -> Opening:
-        """This round's start: the state and answers a retry carries (counted as answered), or nothing on a first round."""
+        """This round's start: the state and answers a retry carries (counted as answered), or nothing on a first round.
+
+        A decline carries the seconds since its forms went out, from the time the state holds (`guide.forms.declines`)."""
         responses, carried = ctx.input_responses, ctx.request_state
         if not responses and carried is None:
             return FIRST_ROUND
         for response in (responses or {}).values():
             metrics.form_answered(str(getattr(response, "action", "")))
-        return Opening(carried, read_answers(responses))
+        answers = read_answers(responses)
+        if not isinstance(answers, str) and any(answer.action == "decline" for answer in answers.values()):
+            answers = state.timed(carried, answers, self.clock())
+        return Opening(carried, answers)
 
     async def drive(self, ctx: Context, request: Request, asked: Ask, *, answer_timeout: float | None, stepping: Stepping,
-                    ui: str | None = None) -> Driven:
+                    ui: str | None = None, titled: bool = True) -> Driven:
         """The forms to ask, with the state to carry to the retry (nothing is awaited here, so there is no wait to bound).
 
         The App page that can render them (`ui`) is named in the result's own `_meta`: this era's schema of a request
@@ -70,8 +78,8 @@ class Modern:
         return Pending(
             InputRequiredResult(
                 meta={"ui": {"resourceUri": ui}} if ui else None,
-                input_requests={question.form: elicit_request(question, ui) for question in asked.questions},
-                request_state=state.encode(request, asked.progress),
+                input_requests={question.form: elicit_request(question, ui, titled) for question in asked.questions},
+                request_state=state.encode(request, asked.progress, self.clock()),
             )
         )
 
