@@ -95,11 +95,14 @@ def test_two_servers_starting_at_once_on_one_docroot_both_serve(tmp_path, monkey
 
     assert asyncio.run(both()) == ["R quick\n", "R quick\n"]
     docroot = fresh(root, tmp_path / "cache")
+    kept = docroot.store.size(parses.KIND, docroot.parses.name) is not None
     lint(docroot.build())
-    # The cache either process left is usable: what the servers parsed is reused (the partial
-    # no request needed is parsed by them only if their start check ran before the clients left).
-    assert docroot.parses.reused >= len(FILES) - 1
     assert docroot.parses.reused + docroot.parses.parsed == len(FILES)
+    # The parses either process kept are usable: what the servers parsed is reused (the partial no request
+    # needed is parsed by them only if their start check ran before the clients left). Whether a server
+    # kept anything depends on how soon its client stopped it (the SDK ends a server 2 s after it closes
+    # its input), so a run on a loaded machine may keep nothing: then nothing is reused, and nothing broke.
+    assert docroot.parses.reused >= (len(FILES) - 1 if kept else 0)
 
 
 def test_an_unchanged_docroot_is_checked_from_the_kept_report(tmp_path, monkeypatch, capsys):
