@@ -27,6 +27,7 @@ from guide.forms.fields import Field
 from guide.forms.offered import offered_choices
 from guide.project import sources
 from guide.project.context import Contexts
+from guide.project.kept import KeptReads
 from guide.protocol import PROJECT, ROUTE_PROMPT
 from guide.server import work
 from guide.server.errors import one_line
@@ -54,12 +55,14 @@ def completer(docroot: Docroot, contexts: Contexts | None = None, source_reads: 
     every keystroke cost 16 ms a request.
     """
 
+    projects = contexts or Contexts()
+
     async def complete(ref: Any, argument: Any, context: Any = None) -> Completion:
         try:
-            found = await work.off_loop(_complete, docroot, contexts or Contexts(), ref, argument, context)
-            if isinstance(found, tuple):  # read now, never kept: the project's branches and files change without the docroot changing
+            found = await work.off_loop(_complete, docroot, projects, ref, argument, context)
+            if isinstance(found, tuple):  # read now (or kept while unchanged): the project's branches and files change without the docroot
                 field, project = found
-                return _matching(await work.off_loop(_live_choices, field, project, limiter=source_reads), argument.value or "")
+                return _matching(await work.off_loop(_live_choices, field, project, projects.kept, limiter=source_reads), argument.value or "")
             return found
         except DocrootGone:
             return NOTHING  # reads and the health probe say why
@@ -132,9 +135,9 @@ def _choices(field: Field, active_phase: str | None) -> tuple[str, ...]:
     return tuple(show(choice) for choice in choices) if choices is not None else field.type.words
 
 
-def _live_choices(field: Field, project: Path) -> tuple[str, ...]:
+def _live_choices(field: Field, project: Path, kept: KeptReads) -> tuple[str, ...]:
     """What a live source offers now in the project (as a form would offer it); nothing when it cannot be read (the log says why)."""
-    found = sources.read_source(field.source, project) if field.source is not None else ()
+    found = sources.read_source(field.source, project, kept=kept) if field.source is not None else ()
     return found if isinstance(found, tuple) else ()
 
 
