@@ -81,7 +81,14 @@ def _text_weight(parsed: Parsed | FrontmatterError) -> int:
 
 TEXTS: Kept[Parsed | FrontmatterError] = Kept("a file's text with its frontmatter read", 1024, 64 * MEGA, _text_weight)
 """64 files at the file size cap: a render reads a text it lost again."""
-TEMPLATES: Kept[TemplateFacts] = Kept("the template facts of a file's body", 2048, 16 * MEGA)
+def _facts_weight(facts: TemplateFacts) -> int:
+    """The characters a body's template facts hold: the names they list."""
+    named = (*facts.partials, *facts.references, *facts.inclusions, *facts.indents)
+    words = sum(len(found[0]) + 1 for found in named) + sum(len(root) + 1 for root in facts.roots) + (len(facts.problem[1]) if facts.problem else 0)
+    return OBJECT_WEIGHT * (10 + 2 * len(named)) + words  # each field, and each name's entry with its number
+
+
+TEMPLATES: Kept[TemplateFacts] = Kept("the template facts of a file's body", 2048, 16 * MEGA, _facts_weight)
 
 
 class _Cell:
