@@ -111,7 +111,7 @@ def main() -> None:
             sides = makers[case](Path(temp) / case)
             for era in ERAS:
                 (guide, guide_per), (base, base_per) = (_count(sides[side], era) for side in ("guide", "baseline"))
-                figures[f"{case} {era}"] = {"guide": round(guide), "baseline": round(base), "extra": round(guide - base)}
+                figures[f"{case} {era}"] = {"guide": round(guide), "baseline": round(base), "extra": round(guide) - round(base)}
                 if not options.json:
                     print(f"{case} {era}: Guide {guide:,.0f} calls per read, baseline {base:,.0f}, {guide - base:+,.0f}")
                 if options.top:

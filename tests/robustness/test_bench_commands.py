@@ -45,3 +45,12 @@ def test_the_loop_probe_command_reports_how_long_each_request_held_the_loop(tmp_
     result = json.loads(out.read_text(encoding="utf-8"))
     figure = result["figures"]["one page"]
     assert figure["cases"] and all(math.isfinite(case["held_ms"]) and case["request_ms"] > 0 for case in figure["cases"].values())
+
+
+def test_the_calls_command_counts_the_calls_of_a_read_on_both_sides():
+    done = _run("bench.probes.calls", "--case", "B1", "--json")
+    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    figures = json.loads(done.stdout)
+    assert set(figures) == {"B1 legacy", "B1 2026-07-28"}
+    for figure in figures.values():
+        assert figure["guide"] > 0 and figure["baseline"] > 0 and figure["extra"] == figure["guide"] - figure["baseline"]
