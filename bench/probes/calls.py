@@ -3,9 +3,12 @@
 The figure depends on the code path only, never on the machine's load: B1's
 static read, B2's two-form flow and B12's form with live sources, each in both
 protocol eras, on Guide and on the baseline FastMCP server the suite compares it
-with, both in memory. Each case is warmed up, then `REPEAT` reads are profiled
-with cProfile (client and server in one process: the client's share is the same
-on both sides) and the calls per read are printed. `--top N` also lists the N
+with, both in memory. Each Guide server is read once and left until its start
+check is over (its start line logged: the check runs in the background and would
+otherwise be counted by chance), without a watch of its docroot; each case is
+warmed up, then `REPEAT` reads are profiled with cProfile (client and server in
+one process: the client's share is the same on both sides; the event loop's
+thread only, where a warm read runs) and the calls per read are printed. `--top N` also lists the N
 functions whose calls per read differ most between the two sides.
 """
 
@@ -15,6 +18,7 @@ import argparse
 import asyncio
 import cProfile
 import json
+import logging
 import pstats
 import tempfile
 from collections.abc import Awaitable, Callable
@@ -25,6 +29,7 @@ from fastmcp import Client
 from bench.harness.baselines import review_server, static_server
 from bench.harness.common import ERAS, EXAMPLE_DOCROOT, project_dir, quiet
 from bench.harness.docroot_gen import static_docroot
+from bench.probes.module_stays import _StartLine
 from bench.suite import b2_flow, b12_sources
 from guide.forms.sources import FILES, GIT_BRANCHES, Source
 from guide.project.sources import read_source
@@ -53,16 +58,38 @@ def _profiled(read: Callable[[], Awaitable[object]]) -> tuple[float, dict[str, f
     return stats.total_calls / REPEAT, per
 
 
+def _started(server, uri: str, handler=None) -> None:
+    """Read `uri` once on a new Guide server, then wait until its start check is over (at most a minute)."""
+    line = _StartLine(asyncio.get_event_loop())
+    logger = logging.getLogger("guide")
+    logger.addHandler(line)
+    level, logger.level = logger.level, logging.INFO
+    try:
+        asyncio.get_event_loop().run_until_complete(_read_then(server, uri, handler, line))
+    finally:
+        logger.removeHandler(line)
+        logger.setLevel(level)
+
+
+async def _read_then(server, uri: str, handler, line: _StartLine) -> None:
+    async with Client(server, elicitation_handler=handler) as client:
+        await client.read_resource(uri)
+        await line.wait()
+    await asyncio.sleep(1)  # the parses it keeps after the line
+
+
 def _b1(workdir: Path) -> dict[str, Callable[[str], Client]]:
     root = static_docroot(workdir / "b1-docroot")
-    guide = create_server(root, project_dir(workdir))
+    guide = create_server(root, project_dir(workdir), watch=False)
+    _started(guide, "guide://_static")
     text = asyncio.get_event_loop().run_until_complete(_text(guide, "guide://_static"))
     baseline = static_server(text)
     return {"guide": lambda era: (Client(guide, mode=era), "guide://_static"), "baseline": lambda era: (Client(baseline, mode=era), "guide://_static")}
 
 
 def _b2(workdir: Path) -> dict[str, Callable[[str], Client]]:
-    guide = create_server(EXAMPLE_DOCROOT, project_dir(workdir))
+    guide = create_server(EXAMPLE_DOCROOT, project_dir(workdir), watch=False)
+    _started(guide, b2_flow.URI, b2_flow._handler())
     baseline = review_server()
     return {side: (lambda era, server=server: (Client(server, mode=era, elicitation_handler=b2_flow._handler()), b2_flow.URI))
             for side, server in (("guide", guide), ("baseline", baseline))}
@@ -73,6 +100,7 @@ def _b12(workdir: Path) -> dict[str, Callable[[str], Client]]:
     branches = list(read_source(Source(GIT_BRANCHES), repo))
     docs = list(read_source(Source(FILES, "docs/*.md"), repo))
     server = create_server(b12_sources.docroot(workdir / "b12-docroot", branches, docs), repo, watch=False)
+    _started(server, "guide://_fixed", b12_sources._answering)
     return {side: (lambda era, uri=uri: (Client(server, mode=era, elicitation_handler=b12_sources._answering), uri))
             for side, uri in (("guide", "guide://_live"), ("baseline", "guide://_fixed"))}
 
