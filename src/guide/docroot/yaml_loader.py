@@ -22,8 +22,6 @@ from yaml.events import AliasEvent, CollectionStartEvent, ScalarEvent
 from guide.text import clip, quoted
 
 INTERNED_LENGTH = 40
-MAX_RESOLVED = 65_536
-"""The most short plain scalars whose tags are kept, for the life of the process."""
 MAX_VALUES = 100_000
 """The most values (counting every repetition an alias makes) a YAML text may hold."""
 MAX_EXPANDED = 1024 * 1024
@@ -50,21 +48,6 @@ class Loader(_SafeLoader):
     """Safe YAML loading that refuses duplicate keys and shares short strings (keys recur in every file)."""
 
     first_line = 1
-    _plain: dict[str, str] = {}
-    """The tag of each short plain scalar resolved so far (the same keys and words recur in every file), for all loaders."""
-
-    def resolve(self, kind: type, value: Any, implicit: Any) -> str:
-        """A node's tag, as PyYAML resolves it (the safe loader has no path resolvers); a short plain scalar's is worked out once."""
-        if kind is not yaml.ScalarNode:
-            return super().resolve(kind, value, implicit)
-        if not implicit[0]:
-            return self.DEFAULT_SCALAR_TAG  # quoted: a string
-        tag = self._plain.get(value)
-        if tag is None:
-            tag = super().resolve(kind, value, implicit)
-            if len(value) <= INTERNED_LENGTH and len(self._plain) < MAX_RESOLVED:
-                self._plain[value] = tag
-        return tag
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
         seen: dict[Any, int] = {}
@@ -158,7 +141,7 @@ def construct(loader: Loader, root: yaml.Node) -> Any:
             if isinstance(made, dict):
                 _fill_mapping(loader, made, node, pending)
             else:
-                made.extend(_value(loader, item, pending) for item in node.value)
+                made.extend([_value(loader, item, pending) for item in node.value])  # from a list, sized as PyYAML sizes it
     return value
 
 
