@@ -49,11 +49,10 @@ def create_server(docroot: Path | None = None, project: Path | None = None, *, s
     security = sealing(settings.state_keys, settings.state_ttl)
     startup = Startup(root, eras, watch=watch)
     cache_ttl = settings.cache_ttl
-    scope = "private" if cache_ttl else None
     server = FastMCP(
-        SERVER_NAME, version=__version__, instructions=INSTRUCTIONS, lifespan=startup.lifespan, providers=[DocrootProvider(service, cache_scope=scope)],
+        SERVER_NAME, version=__version__, instructions=INSTRUCTIONS, lifespan=startup.lifespan, providers=[DocrootProvider(service)],
         request_state_security=security, auth=auth.verifier(settings),
-        cache_ttl=cache_ttl or None, cache_scope=scope, list_page_size=settings.list_page_size or None,
+        cache_ttl=cache_ttl or None, cache_scope="private" if cache_ttl else None, list_page_size=settings.list_page_size or None,
     )
     eras.install(server)
     hooks = Hooks.of(server)  # Guide's one middleware: each part sees the answers to its own few methods

@@ -10,7 +10,7 @@ the memory of a large listing (80 MB at 10,000 entrypoints).
 """
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
 
 from fastmcp.prompts import Prompt, PromptArgument
 from fastmcp.resources import Resource, ResourceContent, ResourceResult, ResourceTemplate
@@ -46,29 +46,13 @@ PROJECT_ARGUMENT = "The project folder this read is about: an absolute path insi
 class EntrypointText(ResourceResult):
     """The rendered text of an entrypoint: never to be cached, since a cached read would replay someone's answers."""
 
-    scope: ClassVar[str | None] = None
-    """The server's cache scope, when it gives caching hints."""
-
     def to_mcp_result(self, uri: Any) -> ReadResourceResult:
-        """The wire result with `ttlMs: 0` and the server's scope, set here so the server-wide caching hint need not copy it."""
-        contents = [item.to_mcp_resource_contents(uri) for item in self.contents]
-        if self.scope is None:
-            return ReadResourceResult(contents=contents, _meta=self.meta, ttl_ms=0)
-        return ReadResourceResult(contents=contents, _meta=self.meta, ttl_ms=0, cache_scope=self.scope)
-
-
-class PrivateEntrypointText(EntrypointText):
-    """The rendered text of an entrypoint on a server whose caching hints are private."""
-
-    scope = "private"
+        """The wire result with `ttlMs: 0`, set explicitly so the server-wide caching hint leaves it alone."""
+        return ReadResourceResult(contents=[item.to_mcp_resource_contents(uri) for item in self.contents], _meta=self.meta, ttl_ms=0)
 
 
 def _uncached(text: str) -> EntrypointText:
     return EntrypointText([ResourceContent(text, mime_type=MIME)])
-
-
-def _uncached_private(text: str) -> EntrypointText:
-    return PrivateEntrypointText([ResourceContent(text, mime_type=MIME)])
 
 
 class GuideResource(Resource):
@@ -77,13 +61,10 @@ class GuideResource(Resource):
     _service: Service = PrivateAttr()
     _address: str = PrivateAttr()
     """The address as the client sent it, which `uri` may not hold (a malformed one)."""
-    _private: bool = PrivateAttr(default=False)
-    """Whether the server's caching hints are private (a rendered entrypoint's text says so itself)."""
 
     async def read(self) -> Any:
         """Resolve this address against the current docroot, asking for input if needed."""
-        rendered = _uncached_private if self._private else _uncached
-        return await self._service.read(get_context(), AddressRead(self._address), rendered=rendered)
+        return await self._service.read(get_context(), AddressRead(self._address), rendered=_uncached)
 
 
 class GuidePrompt(Prompt):
@@ -106,12 +87,10 @@ class GuidePrompt(Prompt):
 class DocrootProvider(SkillsSource, Provider):
     """Lists and serves the docroot's commands, skills, documents and prompts, and the skills' entries of the Skills extension."""
 
-    def __init__(self, service: Service, *, cache_scope: str | None = None):
-        """`cache_scope`: the scope of the server's caching hints (None: it gives none)."""
+    def __init__(self, service: Service):
         super().__init__()
         self.service = service
         self.docroot: Docroot = service.docroot
-        self._private = cache_scope == "private"
 
     @property
     def _project_keyword(self) -> tuple[str, ...]:
@@ -223,7 +202,6 @@ class DocrootProvider(SkillsSource, Provider):
         resource = GuideResource(uri=uri, name=name or uri, description=description or None, mime_type=mime, **(shown or {}))
         resource._service = self.service
         resource._address = uri
-        resource._private = self._private
         return resource
 
     def _route_prompt(self) -> GuidePrompt:
