@@ -72,6 +72,8 @@ class FileWork(NamedTuple):
 NOTHING = FileWork()
 """The work of a file nothing was made of yet."""
 NO_TEMPLATE = TemplateFacts(None, ())
+
+
 def _text_weight(parsed: Parsed | FrontmatterError) -> int:
     """A kept text's characters: the text, and its YAML once more (the parse)."""
     if isinstance(parsed, FrontmatterError):
@@ -81,6 +83,8 @@ def _text_weight(parsed: Parsed | FrontmatterError) -> int:
 
 TEXTS: Kept[Parsed | FrontmatterError] = Kept("a file's text with its frontmatter read", 1024, 64 * MEGA, _text_weight)
 """64 files at the file size cap: a render reads a text it lost again."""
+
+
 def _facts_weight(facts: TemplateFacts) -> int:
     """The characters a body's template facts hold: the names they list."""
     named = (*facts.partials, *facts.references, *facts.inclusions, *facts.indents)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from functools import partial
 from pathlib import Path
+from typing import cast
 
 from guide.forms.declare import FormSet
 from guide.forms.sources import FILES, GIT_BRANCHES, MAX_CHOICES, Live, Source, Unreadable
@@ -54,9 +55,7 @@ def derive(forms: FormSet, project: Path, supplied: Mapping[str, Sequence[str]] 
     source holds it.
     """
     deadline = time.monotonic() + (TIME_LIMIT if time_limit is None else time_limit)
-    live = _each(forms, supplied, lambda source, wanted: read_source(source, project, wanted, deadline, kept))
-    assert live is not None  # every source is read
-    return live
+    return cast(dict[str, Live], _each(forms, supplied, lambda source, wanted: read_source(source, project, wanted, deadline, kept)))
 
 
 def known(forms: FormSet, project: Path, supplied: Mapping[str, Sequence[str]] | None, kept: KeptReads) -> dict[str, Live] | None:
