@@ -212,8 +212,11 @@ def _b10_rows(bench_id: str, r: dict) -> list[list[str]]:
 
 
 def _b12_rows(bench_id: str, r: dict) -> list[list[str]]:
+    from bench.suite.b12_sources import TARGET
+
     return [
-        [label, f"{e['guide']['median']:.2f} ms (live sources)", f"{e['baseline']['median']:.2f} ms (fixed enums)", _ratio(e["ratio"]), "(informational)", "-"]
+        [label, f"{e['guide']['median']:.2f} ms (live sources)", f"{e['baseline']['median']:.2f} ms (fixed enums)", _ratio(e["ratio"]),
+         r["target"].replace(" each", ""), _yes(e["ratio"]["median"] <= TARGET)]
         for label, e in (("B12 form delivered (2026-07-28)", r["delivery_2026"]), ("B12 whole read (legacy)", r["legacy_read"]))
     ]
 

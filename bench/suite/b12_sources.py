@@ -14,9 +14,14 @@ with 1,000 branches and 1,000 Markdown files under `docs/`:
 Delivering the form is one 2026-07-28 read that answers `input_required` (the
 form, nothing answered yet): both are timed interleaved in one run and the figure
 is the per-round ratio live/fixed. The legacy era's whole read (the form asked,
-answered, the text rendered) is timed the same way. The sources' own cost (one
-`git for-each-ref`, one glob of 1,000 files) is timed alone. No target: the
-figure says what a live source costs a read (a process and a folder walk).
+answered, the text rendered) is timed the same way. Target: at most 2 in both.
+
+The server keeps what a source read while nothing it read changed
+(`guide.project.kept`), so after the first read a live form costs a few `stat`
+calls, not a process and a folder walk; the repository is left alone for
+`SETTLED_NS` first (a younger change is read afresh every time). The sources'
+own cost is timed alone both ways: read afresh (one `git for-each-ref`, one glob
+of 1,000 files) and kept (the stamps checked).
 """
 
 from __future__ import annotations
@@ -35,10 +40,13 @@ from mcp_types import InputRequiredResult
 from bench.harness.common import Config, log, quiet
 from bench.harness.measure import compare, interleave_async, repeat_sync, summary
 from guide.forms.sources import FILES, GIT_BRANCHES, MAX_CHOICES, Source
+from guide.project.kept import KeptReads
 from guide.project.sources import read_source
+from guide.project.stamps import SETTLED_NS
 from guide.server.app import create_server
 
 VALUES = 1000
+TARGET = 2.0
 FORM = """\
 ---
 description: {what}
@@ -71,6 +79,16 @@ def project(folder: Path) -> Path:
     return folder
 
 
+def settled(repo: Path) -> Path:
+    """`repo`, once its stamps are old enough for a server to keep what it reads there (`guide.project.stamps.SETTLED_NS`).
+
+    A repository changed in the last two seconds is read afresh by every read; one
+    left alone since is read once. B12 times the second case, the usual one.
+    """
+    time.sleep(SETTLED_NS / 1e9)
+    return repo
+
+
 def docroot(folder: Path, branches: list[str], docs: list[str]) -> Path:
     """The two commands: the live form, and the same form with the values it offers written out."""
     commands = folder / "_commands"
@@ -96,7 +114,7 @@ async def _answering(message, response_type, params, context):
 
 
 async def run(config: Config, workdir: Path) -> dict:
-    repo = project(workdir / "b12-project")
+    repo = settled(project(workdir / "b12-project"))
     branches = list(read_source(Source(GIT_BRANCHES), repo))
     docs = list(read_source(Source(FILES, "docs/*.md"), repo))
     if len(branches) != MAX_CHOICES or len(docs) != MAX_CHOICES:
@@ -104,20 +122,27 @@ async def run(config: Config, workdir: Path) -> dict:
     server = create_server(docroot(workdir / "b12-docroot", branches, docs), repo, watch=False)
     rounds, inner = (3, 2) if config.smoke else (40, 10)
     deliveries, reads = await _timed(server, rounds, inner)
-    git_s = repeat_sync(lambda: read_source(Source(GIT_BRANCHES), repo), rounds=rounds, inner=inner, warmup=2)
-    glob_s = repeat_sync(lambda: read_source(Source(FILES, "docs/*.md"), repo), rounds=rounds, inner=inner, warmup=2)
-    delivered = compare(deliveries["live"], deliveries["fixed"])
+    timed = {}
+    for name, source in (("git_branches", Source(GIT_BRANCHES)), ("files_glob", Source(FILES, "docs/*.md"))):
+        kept = KeptReads()
+        timed[f"{name}_ms"] = _ms(repeat_sync(lambda source=source: read_source(source, repo), rounds=rounds, inner=inner, warmup=2))
+        timed[f"{name}_kept_ms"] = _ms(repeat_sync(lambda source=source, kept=kept: read_source(source, repo, kept=kept), rounds=rounds, inner=inner,
+                                                   warmup=2))
+    delivered, legacy = compare(deliveries["live"], deliveries["fixed"]), compare(reads["live"], reads["fixed"])
     return {
         "id": "B12",
         "what": f"a form with git-branches and files: sources ({VALUES:,} values each, {MAX_CHOICES} offered) vs the same form with fixed enums",
-        "target": "reported (no target)",
+        "target": f"ratio <= {TARGET} each",
         "figure": delivered["ratio"]["median"],
         "delivery_2026": delivered,
-        "legacy_read": compare(reads["live"], reads["fixed"]),
-        "git_branches_ms": {k: (v * 1e3 if k != "n" else v) for k, v in summary(git_s).items()},
-        "files_glob_ms": {k: (v * 1e3 if k != "n" else v) for k, v in summary(glob_s).items()},
-        "met": None,
+        "legacy_read": legacy,
+        **timed,
+        "met": max(delivered["ratio"]["median"], legacy["ratio"]["median"]) <= TARGET,
     }
+
+
+def _ms(seconds: list[float]) -> dict:
+    return {k: (v * 1e3 if k != "n" else v) for k, v in summary(seconds).items()}
 
 
 async def _timed(server, rounds: int, inner: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:

@@ -89,4 +89,4 @@ async def test_cache_hints(example_server, connect, mode):
         entrypoint = await client.read_resource_mcp("guide://_review?mode=uncommitted&depth=quick")  # completes without asking
     for result in (document, member, helped, *listings):
         assert (result.ttl_ms, result.cache_scope) == (5000, "private")
-    assert entrypoint.ttl_ms == 0 and "uncommitted" in entrypoint.contents[0].text
+    assert (entrypoint.ttl_ms, entrypoint.cache_scope) == (0, "private") and "uncommitted" in entrypoint.contents[0].text

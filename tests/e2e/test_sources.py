@@ -10,7 +10,7 @@ import pytest
 from e2e_support import INVALID_PARAMS, Elicitor, prompt_text, read, read_error
 from mcp import MCPError
 from mcp_types import PromptReference, ResourceTemplateReference
-from support.gitrepo import git, hanging_git, make_repo, path_with
+from support.gitrepo import counting_git, git, hanging_git, make_repo, path_with
 
 from guide.server.app import create_server
 
@@ -108,6 +108,38 @@ async def test_a_keyword_or_arg_is_checked_against_the_branches_as_they_are_then
     assert refused.error.message.startswith("invalid keyword branch: later is not one of the choices; it accepts one of: feature/x, main, zeta")
     assert taken.strip() == "CHECKOUT later" and keyword.strip() == "CHECKOUT zeta"
     assert elicitor.calls == []
+
+
+async def test_sources_are_read_again_only_after_they_change_and_each_read_offers_them_as_they_are_then(sourced, connect, monkeypatch, tmp_path):
+    log = tmp_path / "git-runs"
+    monkeypatch.setenv("PATH", path_with(counting_git(tmp_path / "bin", log)))
+    monkeypatch.setattr("guide.project.stamps.SETTLED_NS", 50_000_000)  # the server's is 2 s: a stamp younger than that is not trusted
+
+    async def offered(client, elicitor: Elicitor) -> tuple[list[str], list[str], int]:
+        """The branches and notes the next forms offer, once every stamp so far has settled, and the git runs they took."""
+        await asyncio.sleep(0.06)
+        before = len(log.read_text().splitlines()) if log.exists() else 0
+        await read(client, "guide://_checkout")
+        await read(client, "guide://_open")
+        runs = len(log.read_text().splitlines()) - before
+        branch, notes = elicitor.calls[-2].schema["properties"]["branch"], elicitor.calls[-1].schema["properties"]["notes"]
+        return branch["enum"], notes["items"]["enum"], runs
+
+    elicitor = Elicitor().answer(branch={"branch": "main"}, notes={"notes": ["docs/a.md"]})
+    notes = ["docs/a.md", "docs/b.md", "docs/deep/c.md"]
+    async with connect(create_server(sourced.root, project=sourced.project, watch=False), elicitor) as client:
+        first = await offered(client, elicitor)
+        again = await offered(client, elicitor)
+        git(sourced.project, "branch", "made-meanwhile")
+        (sourced.project / "docs" / "deep" / "new.md").write_text("x\n", encoding="utf-8")
+        changed = await offered(client, elicitor)
+        git(sourced.project, "branch", "-D", "zeta")
+        (sourced.project / "docs" / "b.md").unlink()
+        removed = await offered(client, elicitor)
+    assert first == (["feature/x", "main", "zeta"], notes, 1)
+    assert again == (["feature/x", "main", "zeta"], notes, 0)  # nothing changed: no git started, no folder walked again
+    assert changed == (["feature/x", "made-meanwhile", "main", "zeta"], [*notes, "docs/deep/new.md"], 1)
+    assert removed == (["feature/x", "made-meanwhile", "main"], ["docs/a.md", "docs/deep/c.md", "docs/deep/new.md"], 1)
 
 
 async def test_a_detached_head_still_offers_the_branches(sourced, sourced_server, connect):

@@ -54,3 +54,12 @@ def test_the_round_5_fuzz_command_counts_cases_and_peak_memory(tmp_path):
     result = json.loads(out.read_text(encoding="utf-8"))
     assert result["clean"] and result["total"]["failing"] == 0 and result["total"]["passing"] >= 100
     assert all(case["passing"] > 0 and case["peak_rss_mb"] > 0 for case in result["cases"].values())
+
+
+def test_the_calls_command_counts_the_calls_of_a_read_on_both_sides():
+    done = _run("bench.probes.calls", "--case", "B1", "--json")
+    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    figures = json.loads(done.stdout)
+    assert set(figures) == {"B1 legacy", "B1 2026-07-28"}
+    for figure in figures.values():
+        assert figure["guide"] > 0 and figure["baseline"] > 0 and figure["extra"] == figure["guide"] - figure["baseline"]

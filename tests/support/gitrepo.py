@@ -1,6 +1,7 @@
 """Real git repositories made in a test, for the `git-branches` and `git-tags` sources (C5)."""
 
 import os
+import shutil
 import stat
 import subprocess
 from collections.abc import Iterable
@@ -40,5 +41,15 @@ def hanging_git(folder: Path, pid_file: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     script = folder / "git"
     script.write_text(f"#!/bin/sh\necho $$ > '{pid_file}'\nsleep 3600\n", encoding="utf-8")
+    script.chmod(script.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    return folder
+
+
+def counting_git(folder: Path, log: Path) -> Path:
+    """A folder holding a `git` that appends a line to `log` each time it runs, then runs the real git: put it first on PATH."""
+    real = shutil.which("git")
+    folder.mkdir(parents=True, exist_ok=True)
+    script = folder / "git"
+    script.write_text(f"#!/bin/sh\necho run >> '{log}'\nexec '{real}' \"$@\"\n", encoding="utf-8")
     script.chmod(script.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     return folder

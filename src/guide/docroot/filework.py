@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 from guide.docroot import files
 from guide.docroot.config import REQUIRES
 from guide.docroot.frontmatter import Front, FrontmatterError, Parsed, Summary, split, summary
-from guide.docroot.memo import MEGA, UNBUILT, Kept, Memos
+from guide.docroot.memo import MEGA, OBJECT_WEIGHT, UNBUILT, Kept, Memos
 from guide.docroot.snapshot import Snapshot, Source
 from guide.docroot.store.parses import StoredParses, digest
 from guide.forms.declare import Form, declare_forms
@@ -75,9 +75,27 @@ class FileWork(NamedTuple):
 NOTHING = FileWork()
 """The work of a file nothing was made of yet."""
 NO_TEMPLATE = TemplateFacts(None, ())
-TEXTS: Kept[Parsed | FrontmatterError] = Kept("a file's text with its frontmatter read", 1024, 64 * MEGA)
+
+
+def _text_weight(parsed: Parsed | FrontmatterError) -> int:
+    """A kept text's characters: the text, and its YAML once more (the parse)."""
+    if isinstance(parsed, FrontmatterError):
+        return OBJECT_WEIGHT
+    return OBJECT_WEIGHT + len(parsed.text) + parsed.front.yaml_end - parsed.front.yaml_start  # walking the parse itself cost a check 10 %
+
+
+TEXTS: Kept[Parsed | FrontmatterError] = Kept("a file's text with its frontmatter read", 1024, 64 * MEGA, _text_weight)
 """64 files at the file size cap: a render reads a text it lost again."""
-TEMPLATES: Kept[TemplateFacts] = Kept("the template facts of a file's body", 2048, 16 * MEGA)
+
+
+def _facts_weight(facts: TemplateFacts) -> int:
+    """The characters a body's template facts hold: the names they list."""
+    named = (*facts.partials, *facts.references, *facts.inclusions, *facts.indents)
+    words = sum(len(found[0]) + 1 for found in named) + sum(len(root) + 1 for root in facts.roots) + (len(facts.problem[1]) if facts.problem else 0)
+    return OBJECT_WEIGHT * (10 + 2 * len(named)) + words  # each field, and each name's entry with its number
+
+
+TEMPLATES: Kept[TemplateFacts] = Kept("the template facts of a file's body", 2048, 16 * MEGA, _facts_weight)
 
 
 class _Cell:

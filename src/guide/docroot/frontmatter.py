@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from guide.docroot.yaml_loader import ExpansionError, Loader, loader_for
+from guide.docroot.yaml_loader import CountingLoader, ExpansionError, Loader, construct, loader_for
 
 _FENCE = "---"
 MAX_FRONTMATTER = 256 * 1024
@@ -134,7 +134,7 @@ def load_mapping(yaml_text: str, first_line: int = 1) -> Mapping[str, Any]:
     loader.first_line = first_line
     try:
         node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
+        data = None if node is None else loader.construct_document(node) if isinstance(loader, CountingLoader) else construct(loader, node)
     except ExpansionError as error:
         raise FrontmatterError(f"frontmatter {error}", first_line + error.line) from None
     except yaml.YAMLError as error:

@@ -99,8 +99,10 @@ def _report(built: Built) -> tuple[list[Problem], list[Problem]]:
     layout = built.snapshot.layout
     problems, notes = [], list(layout.notes)
     # Each entrypoint whole, one after the other: its text and template facts are used while still in their memos.
+    # Its text is read first and kept, so its frontmatter and its body come from one read of the file.
     for kind in ("command", "skill"):
         for name, rel in built.snapshot.table(kind).items():
+            built.parsed(rel)
             found, noted = built.checks(built.entrypoint(kind, name))
             problems += [*found, *_too_large(built, rel)]
             notes += noted

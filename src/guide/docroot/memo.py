@@ -43,6 +43,8 @@ class Kept(Generic[T_co]):
     what: str
     count: int
     characters: int
+    weigh: Callable[[Any], int] | None = None
+    """How many characters a value counts for, when `weigh` would look deeper than needed (a file's text with its parse)."""
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -59,9 +61,10 @@ class Once(Generic[T_co]):
 class Memo(Generic[T]):
     """Values by key, at most `count` of them and `characters` in all (keys included); the oldest goes first. Safe between threads."""
 
-    def __init__(self, count: int, characters: int):
+    def __init__(self, count: int, characters: int, weigh_value: Callable[[Any], int] | None = None):
         self.count = count
         self.characters = characters
+        self._weigh = weigh_value or weigh
         self.size = 0
         """The characters kept now."""
         self._values: dict[Hashable, T] = {}
@@ -76,7 +79,7 @@ class Memo(Generic[T]):
         Older values are forgotten to stay within both bounds; a value larger than
         the whole bound is returned without being kept.
         """
-        size = weigh(key) + weigh(value)
+        size = weigh(key) + self._weigh(value)
         with self._lock:
             if key in self._values:
                 return self._values[key]
@@ -115,7 +118,7 @@ class Memos:
         found = self._memos.get(kept)
         if found is None:
             with self._lock:
-                found = self._memos.setdefault(kept, Memo(kept.count, kept.characters))
+                found = self._memos.setdefault(kept, Memo(kept.count, kept.characters, kept.weigh))
         return found
 
     def remember(self, kept: Kept[T], key: Hashable, value: T) -> T:

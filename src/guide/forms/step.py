@@ -352,11 +352,11 @@ def _unofferable(request: Request, supplied: Mapping[str, Any], form: Form, live
     for field in form.fields:
         if field.name in supplied or field.source is None:
             continue
-        needs = (field_need(request, form, field),)
         cannot = unreadable(field, request.live)
         if cannot:
-            return failed(request, "invalid", f"form {form.id}: field {field.name}: {cannot}", needs)
+            return failed(request, "invalid", f"form {form.id}: field {field.name}: {cannot}", (field_need(request, form, field),))
         if not live_only and field.source.kind == WORKFLOW_PHASES and not offered_choices(field, phase):
+            needs = (field_need(request, form, field),)
             message = f"form {form.id}: there is no other workflow phase to choose for {field.name}: {phase} is the only enabled phase"
             message += f"; supply {field.name}={phase} as a keyword or enable more phases in guide.yaml"
             only = {**request.keywords, field.name: (str(phase),)}

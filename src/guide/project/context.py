@@ -5,15 +5,16 @@ This module is the one place that decides it. A server serves its own project
 `--projects-under DIR`: then a read may name another with the keyword `project`,
 or, on the legacy protocol, by the one root of its client inside DIR.
 
-`Contexts.known` answers on the event loop when nothing needs the file system
-(the server's own project, its state file unchanged since it was read, no live
-source); otherwise `Contexts.decide` works the context out in a worker thread:
-the path checks, the state file, git and the folder walks of live sources.
+`Contexts.known` answers on the event loop when nothing needs reading (the
+server's own project, its state file unchanged since it was read, each live
+source's read kept and its stamps unchanged); otherwise `Contexts.decide` works
+the context out in a worker thread: the path checks, the state file, git and the
+folder walks of live sources.
 """
 
 import os
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -26,6 +27,7 @@ from guide.forms.declare import FormSet
 from guide.forms.sources import Live
 from guide.project import sources
 from guide.project.folders import Projects
+from guide.project.kept import KeptReads
 from guide.project.phase import PhaseFile, PhaseFiles
 from guide.protocol import PROJECT
 
@@ -52,6 +54,8 @@ class Contexts:
         """The server's own project: the project of every read that names none."""
         self.projects = projects if projects is not None else Projects()
         """The other projects a read may name (`--projects-under`); by default none."""
+        self.kept = KeptReads()
+        """The live sources' reads, each kept while nothing it read changed."""
         self._phases: tuple[Config | None, PhaseFiles, PhaseFile, dict[str | None, ReadContext]] = (
             None, PhaseFiles(lambda project: None), PhaseFile(None), {})
         self._lock = threading.Lock()
@@ -61,17 +65,21 @@ class Contexts:
         return self.projects.under is not None and PROJECT not in keywords
 
     def known(self, built: Built, forms: FormSet, keywords: Mapping[str, object], roots: Sequence[str] = (), *,
-              phased: bool = True) -> ReadContext | Unbuilt:
-        """The read's context if it is known without the file system (the server's own project, phase known), else `UNBUILT`.
+              phased: bool = True, supplied: Callable[[], Mapping[str, Sequence[str]]] = dict) -> ReadContext | Unbuilt:
+        """The read's context if it is known without reading a file (the server's own project, phase known, live reads kept), else `UNBUILT`.
 
         `phased` False (neither the forms nor the templates look at the workflow phase): the state file is not looked at.
+        `supplied`: the texts the read gives each field, as for `decide`.
         """
-        if roots or forms.live or PROJECT in keywords:
+        if roots or PROJECT in keywords:
             return UNBUILT
         config, _, own, made = self._state(built)
         phase = own.known() if phased else None
         if phase is UNBUILT:
             return UNBUILT
+        if forms.live:
+            live = sources.known(forms, self.own, supplied(), self.kept)
+            return UNBUILT if live is None else ReadContext(self.own, "", phase, live)
         found = made.get(phase)
         if found is None:  # one context per phase of the server's own project: most reads share it
             found = made.setdefault(phase, ReadContext(self.own, "", phase))
@@ -87,7 +95,7 @@ class Contexts:
         """
         project = self._project(keywords, roots, lenient)
         phase = self._phase(built, project) if phased else None
-        live = sources.derive(forms, project, supplied, only=only) if forms.live else NOTHING_LIVE
+        live = sources.derive(forms, project, supplied, only=only, kept=self.kept) if forms.live else NOTHING_LIVE
         return ReadContext(project, "" if project == self.own else str(project), phase, live)
 
     def _project(self, keywords: Mapping[str, Sequence[str]], roots: Sequence[str], lenient: bool) -> Path:

@@ -23,13 +23,17 @@ import selectors
 import signal
 import subprocess
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from functools import partial
 from pathlib import Path
+from typing import cast
 
 from guide.forms.declare import FormSet
 from guide.forms.sources import FILES, GIT_BRANCHES, MAX_CHOICE_LENGTH, MAX_CHOICES, Live, Source, Unreadable, within_bounds
+from guide.project.kept import KeptReads
+from guide.project.stamps import FOLLOW, LINK, Stamp, Stamps, git_stamps, now, of_status, stamp
 
 TIME_LIMIT = 5.0
 """Seconds all the live sources of one read may take together; git is killed when they run out."""
@@ -44,13 +48,15 @@ LINE_BYTES = 4 * (MAX_CHOICE_LENGTH + 64)
 long enough to be known too long (UTF-8 takes at most 4 bytes a character)."""
 ERROR_BYTES = 4096
 """The most bytes of git's error output kept (its first line goes to the log)."""
+ON_LOOP_STAMPS = 32
+"""The most paths whose stamps a kept read may have for it to be checked on the event loop (a git source has about ten)."""
 _REFS = {GIT_BRANCHES: "refs/heads/", "git-tags": "refs/tags/"}
 _WILD = re.compile(r"[*?\[]")
 log = logging.getLogger("guide")
 
 
 def derive(forms: FormSet, project: Path, supplied: Mapping[str, Sequence[str]] | None = None, *, time_limit: float | None = None,
-           only: str | None = None) -> dict[str, Live]:
+           only: str | None = None, kept: KeptReads | None = None) -> dict[str, Live]:
     """What each live-sourced field of `forms` offers now, read from `project`.
 
     `supplied` (keyword texts by field) are kept if they exist; `only` names the one field to read (completion).
@@ -60,40 +66,66 @@ def derive(forms: FormSet, project: Path, supplied: Mapping[str, Sequence[str]] 
     source holds it.
     """
     deadline = time.monotonic() + (TIME_LIMIT if time_limit is None else time_limit)
+    return cast(dict[str, Live], _each(forms, supplied, lambda source, wanted: read_source(source, project, wanted, deadline, kept), only))
+
+
+def known(forms: FormSet, project: Path, supplied: Mapping[str, Sequence[str]] | None, kept: KeptReads) -> dict[str, Live] | None:
+    """What each live-sourced field offers now if every one of its reads is kept and unchanged, else None.
+
+    It only looks at the stamps of at most `ON_LOOP_STAMPS` paths a source (no process, no walk), so it may run on the event loop.
+    """
+    return _each(forms, supplied, lambda source, wanted: _kept(source, project, wanted, kept))
+
+
+def _each(forms: FormSet, supplied: Mapping[str, Sequence[str]] | None, read: Callable[[Source, tuple[str, ...]], Live | None],
+          only: str | None = None) -> dict[str, Live] | None:
+    """What `read` gives each live-sourced field (or the one named `only`), each source read once for the values supplied for it;
+    None as soon as one gives None."""
     supplied = supplied or {}
-    read: dict[tuple[Source, tuple[str, ...]], Live] = {}
+    read_before: dict[tuple[Source, tuple[str, ...]], Live] = {}
     live: dict[str, Live] = {}
     for name, (_, field) in forms.fields.items():
-        if not field.live or (only is not None and name != only):
+        if not field.live or field.source is None or (only is not None and name != only):
             continue
         wanted = tuple(sorted({part.strip() for text in supplied.get(name, ()) for part in (text.split(",") if field.type.many else [text])}))
         key = (field.source, wanted)
-        if key not in read:
-            read[key] = read_source(field.source, project, wanted, deadline)
-        live[name] = read[key]
+        if key not in read_before:
+            found = read(field.source, wanted)
+            if found is None:
+                return None
+            read_before[key] = found
+        live[name] = read_before[key]
     return live
 
 
-def read_source(source: Source, project: Path, wanted: Sequence[str] = (), deadline: float | None = None) -> Live:
-    """The choices `source` gives in `project` now (at most `MAX_CHOICES`, sorted, plus each of `wanted` it holds), or why not."""
+def read_source(source: Source, project: Path, wanted: Sequence[str] = (), deadline: float | None = None, kept: KeptReads | None = None) -> Live:
+    """The choices `source` gives in `project` now (at most `MAX_CHOICES`, sorted, plus each of `wanted` it holds), or why not.
+
+    With `kept`, a read made before is used while nothing it read changed (`guide.project.kept`).
+    """
     deadline = time.monotonic() + TIME_LIMIT if deadline is None else deadline
     try:
-        found = _files(source.argument, project, deadline) if source.kind == FILES else _refs(source.kind, project, bool(wanted), deadline)
+        found = _found(source, project, bool(wanted), deadline, kept)
     except _Cannot as cannot:
         if cannot.detail:
             log.warning("source %s cannot be read in the project %s: %s", source, project, cannot.detail)
         return Unreadable(f"source {source} {cannot.message}")
+    return _offered(source, project, found, wanted)
+
+
+def _offered(source: Source, project: Path, found: Sequence[str], wanted: Sequence[str]) -> Live:
+    """The choices of what a source found: the first `MAX_CHOICES` by name within the bounds, then each of `wanted` it holds."""
     if not found:
         return Unreadable(f"source {source} {_nothing(source)}")
     ordered = sorted(set(found))
-    offered = _offered(source, project, ordered)
+    offered = _bounded(source, project, ordered)
     if isinstance(offered, Unreadable):
         return offered
     held = set(ordered)
     return offered + tuple(value for value in wanted if value in held and len(value) <= MAX_CHOICE_LENGTH and value not in offered)
 
 
-def _offered(source: Source, project: Path, ordered: list[str]) -> tuple[str, ...] | Unreadable:
+def _bounded(source: Source, project: Path, ordered: list[str]) -> tuple[str, ...] | Unreadable:
     """The values of `ordered` a source offers within its bounds (`within_bounds`); what it left out is logged in one line."""
     chosen = within_bounds(ordered)
     note = chosen.note()
@@ -102,6 +134,26 @@ def _offered(source: Source, project: Path, ordered: list[str]) -> tuple[str, ..
     if not chosen.values:
         return Unreadable(f"source {source} has no value Guide can offer: it {note}; shorten them, or use another source")
     return chosen.values
+
+
+def _kept(source: Source, project: Path, wanted: Sequence[str], kept: KeptReads) -> Live | None:
+    """The choices of a kept read of `source` that is still fresh (looking at `ON_LOOP_STAMPS` paths at most), else None."""
+    found = kept.recall(_key(source, project, bool(wanted)), ON_LOOP_STAMPS)
+    return None if found is None else _offered(source, project, found, wanted)
+
+
+def _key(source: Source, project: Path, everything: bool) -> tuple:
+    """What a read of `source` is kept under: a glob walks everything anyway; git reads the first refs or all of them."""
+    return (source, project) if source.kind == FILES else (source, project, everything)
+
+
+def _found(source: Source, project: Path, everything: bool, deadline: float, kept: KeptReads | None) -> Sequence[str]:
+    """The names `source` holds in `project` (the first `MAX_CHOICES` refs, or all of them for `everything`), kept while unchanged."""
+    if source.kind == FILES:
+        read: Callable[[], tuple[Sequence[str], Stamps | None]] = partial(_files, source.argument, project, deadline)
+    else:
+        read = partial(_refs, source.kind, project, everything, deadline)
+    return kept.found(_key(source, project, everything), read) if kept is not None else read()[0]
 
 
 @dataclass
@@ -120,16 +172,17 @@ def _nothing(source: Source) -> str:
     return "found no tag in the project's repository; create one with `git tag`, or use another source"
 
 
-def _refs(kind: str, project: Path, everything: bool, deadline: float) -> list[str]:
-    """The names of the project repository's branches or tags (`refs/heads/`, `refs/tags/`), in git's order."""
+def _refs(kind: str, project: Path, everything: bool, deadline: float) -> tuple[list[str], Stamps | None]:
+    """The names of the project repository's branches or tags (`refs/heads/`, `refs/tags/`), in git's order, and the stamps they were read under."""
     prefix = _REFS[kind]
     dot_git = project / ".git"
     if not os.path.lexists(dot_git):
         raise _Cannot("cannot be read: the project folder is not a git repository (it has no .git); name a project that is one, or use another source")
+    stamps = git_stamps(project, prefix)  # taken before git reads: a change while it runs gives new stamps
     count = MAX_REFS if everything else MAX_CHOICES
     command = ["git", f"--git-dir={dot_git}", "for-each-ref", f"--count={count}", "--format=%(refname)", prefix]
     output = _run(command, project, deadline)
-    return [line[len(prefix):] for line in output.splitlines() if line.startswith(prefix)]
+    return [line[len(prefix):] for line in output.splitlines() if line.startswith(prefix)], stamps
 
 
 def _run(command: list[str], cwd: Path, deadline: float) -> str:
@@ -217,28 +270,33 @@ def _kill(process: subprocess.Popen) -> None:
     process.communicate()
 
 
-def _files(glob: str, project: Path, deadline: float) -> list[str]:
-    """Every regular file under `project` whose relative path matches `glob`; no symbolic link is followed or listed."""
+def _files(glob: str, project: Path, deadline: float) -> tuple[list[str], Stamps]:
+    """Every regular file under `project` whose relative path matches `glob` (no symbolic link is followed or listed), and the stamps of the folders walked."""
+    taken = now()
     try:
         top = os.open(project, os.O_RDONLY | os.O_DIRECTORY)
     except OSError as error:
         raise _Cannot("cannot be read: the project folder cannot be opened", str(error)) from None
-    walk = _Walk(glob.split("/"), deadline)
+    walk = _Walk(glob.split("/"), deadline, os.fspath(project))
     try:
+        walk.stamps.append((walk.top, FOLLOW, of_status(os.fstat(top))))
         walk.folder(top, "", 0)
     finally:
         os.close(top)
-    return walk.found
+    return walk.found, Stamps(taken, tuple(walk.stamps))
 
 
 class _Walk:
     """One glob's walk of the project, by open folder descriptors (a folder swapped for a link meanwhile is not entered)."""
 
-    def __init__(self, segments: list[str], deadline: float):
+    def __init__(self, segments: list[str], deadline: float, top: str):
         self.segments = segments + ["*"] if segments[-1] == "**" else segments
         self.deadline = deadline
+        self.top = top
         self.visited = 0
         self.found: list[str] = []
+        self.stamps: list[tuple[str, str, Stamp]] = []
+        """Each folder entered or tried, as it was before it was listed: a name added or removed there changes its stamp."""
 
     def folder(self, fd: int, rel: str, at: int) -> None:
         """Match `segments[at:]` inside the open folder `fd` (whose path in the project is `rel`)."""
@@ -258,11 +316,14 @@ class _Walk:
             self._enter(fd, rel, name, at + 1)
 
     def _enter(self, fd: int, rel: str, name: str, at: int) -> None:
+        path = os.path.join(self.top, rel, name)
         try:
             child = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
         except OSError:
+            self.stamps.append((path, LINK, stamp(name, fd)))
             return  # not a folder, a link, gone or unreadable: nothing under it matches
         try:
+            self.stamps.append((path, LINK, of_status(os.fstat(child))))
             self.folder(child, f"{rel}{name}/", at)
         finally:
             os.close(child)

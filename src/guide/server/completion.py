@@ -58,7 +58,7 @@ def completer(docroot: Docroot, contexts: Contexts, source_reads: CapacityLimite
     async def complete(ref: Any, argument: Any, context: Any = None) -> Completion:
         try:
             found = await work.off_loop(_complete, docroot, contexts, ref, argument, context)
-            if isinstance(found, partial):  # read now, never kept: the project's branches and files change without the docroot changing
+            if isinstance(found, partial):  # read now (or kept while unchanged): the project's branches and files change without the docroot
                 return _matching(await work.off_loop(found, limiter=source_reads), argument.value or "")
             return found
         except DocrootGone:

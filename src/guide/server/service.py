@@ -209,7 +209,7 @@ class Service:
         contexts, forms, keywords = self.contexts, call.entrypoint.forms, call.keywords
         roots = await turn.era.roots(turn.ctx) if turn.era is not None and turn.ctx is not None and contexts.asks_roots(keywords) else ()
         phased = forms.phased or sees_phase(call)  # a read that never shows the phase need not look at the state file
-        return await work.built_or_build(self.docroot, lambda built: contexts.known(built, forms, keywords, roots, phased=phased),
+        return await work.built_or_build(self.docroot, lambda built: contexts.known(built, forms, keywords, roots, phased=phased, supplied=call.supplied),
                                          lambda built: contexts.decide(built, forms, keywords, call.supplied(), roots, phased=phased),
                                          built=call.built, limiter=self.source_reads if forms.live else None)
 
