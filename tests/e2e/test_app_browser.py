@@ -25,7 +25,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from fastmcp import Client
+from fastmcp import Client, FastMCP
 from mcp.client import advertise
 from test_clients_doc import rows as clients_doc_rows
 
@@ -113,8 +113,9 @@ async def browser():
 class Host:
     """The host page in Chromium, with the test's MCP client behind it."""
 
-    def __init__(self, page, client: Client, name: str):
-        self.page, self.client, self.name = page, client, name
+    def __init__(self, page, client: Client, name: str, prefix: str = ""):
+        self.page, self.client, self.name, self.prefix = page, client, name, prefix
+        """`prefix`: what a gateway in front of Guide puts before its tool names (FastMCP's mount with a namespace)."""
         self.requests: list[str] = []
         self.shots = 0
         page.on("request", lambda request: self.requests.append(request.url))
@@ -125,12 +126,13 @@ class Host:
 
     async def open(self, uri: str) -> None:
         """What a host does when the model calls `open_form`: call it, read the page it names, render the page with the result."""
-        result = await self.client.call_tool(OPEN_TOOL, {"uri": uri})
-        listed = {str(resource.uri): resource for resource in await self.client.list_resources()}
-        html = (await self.client.read_resource(PAGE_URI))[0].text
+        tool = self.prefix + OPEN_TOOL
+        result = await self.client.call_tool(tool, {"uri": uri})
+        (page,) = [resource for resource in await self.client.list_resources() if str(resource.uri).endswith(PAGE_URI.split("://")[1])]
+        html = (await self.client.read_resource(page.uri))[0].text
         opened = self.page.evaluate(
             "(args) => window.openApp(args)",
-            {"html": html, "csp": listed[PAGE_URI].meta["ui"]["csp"], "toolInput": {"uri": uri}, "toolResult": _wire(result)},
+            {"html": html, "csp": page.meta["ui"]["csp"], "toolInput": {"uri": uri}, "toolResult": _wire(result), "toolName": tool},
         )
         await asyncio.wait_for(opened, 60)  # generous: only a page that never starts reaches it
 
@@ -173,6 +175,21 @@ async def host(docroot, browser, host_url, mode, request):
         yield made
         await page.close()
     assert made.fetched_elsewhere(host_url) == [], "the App must load nothing from the network"
+
+
+@pytest.fixture
+async def gateway_host(docroot, browser, host_url, mode, request):
+    """The host with a gateway between it and Guide: FastMCP's mount under the namespace `guide` lists `guide_open_form`."""
+    front = FastMCP("gateway")
+    front.mount(create_server(docroot.root, project=docroot.project, watch=False), namespace="guide")
+    async with Client(front, mode=mode, extensions=[advertise("io.modelcontextprotocol/ui", dict(APPS))]) as client:
+        page = await browser.new_page(viewport={"width": 760, "height": 900})
+        page.set_default_timeout(30_000)
+        made = Host(page, client, f"{request.node.originalname}-{mode}", prefix="guide_")
+        await page.expose_function("hostCallTool", made.call_tool)
+        await page.goto(f"{host_url}/host.html")
+        yield made
+        await page.close()
 
 
 async def until(check, what: str, timeout: float = 20.0):
@@ -268,3 +285,15 @@ async def test_c7_12_every_field_type_is_drawn_with_its_hints_and_defaults(host)
     await app.get_by_role("button", name="Submit").click()
     await app.locator("#rendered").wait_for()
     assert (await app.locator("#rendered").inner_text()).strip() == "SCHEMA name=bob tags=x count=2"
+
+
+async def test_c7_12_behind_a_gateway_that_renames_the_tools_the_page_submits_to_the_name_the_host_lists(gateway_host):
+    """Issue 36: the page takes the submit tool's name from the tool that opened it, as the host lists it (`guide_submit_form`)."""
+    await gateway_host.open("guide://_review")
+    app = gateway_host.app
+    await app.locator("#f-target-mode").wait_for()
+    await app.locator("#f-target-mode").select_option("uncommitted")
+    await app.get_by_role("button", name="Submit").click()
+    await app.locator("#rendered").wait_for()
+    assert (await app.locator("#rendered").inner_text()).strip() == "REVIEW mode=uncommitted reference= extra="
+    await gateway_host.shot("rendered")

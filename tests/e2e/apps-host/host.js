@@ -20,13 +20,15 @@ function policy(csp) {
   ].join("; ");
 }
 
-window.openApp = async function openApp({ html, csp, toolInput, toolResult }) {
+window.openApp = async function openApp({ html, csp, toolInput, toolResult, toolName }) {
   const frame = document.createElement("iframe");
   frame.id = "app";
   frame.setAttribute("sandbox", "allow-scripts allow-forms");
   document.getElementById("frame").replaceChildren(frame);
 
-  const bridge = new AppBridge(null, { name: "guide-test-host", version: "1.0.0" }, { serverTools: {}, message: { text: {} } });
+  // The tool that opened the page, as this host lists it (a gateway may have renamed it), in the context the page is given.
+  const context = toolName ? { hostContext: { toolInfo: { tool: { name: toolName, inputSchema: { type: "object" } } } } } : undefined;
+  const bridge = new AppBridge(null, { name: "guide-test-host", version: "1.0.0" }, { serverTools: {}, message: { text: {} } }, context);
   bridge.oncalltool = async (params) => window.hostCallTool(params.name, params.arguments || {});
   bridge.onmessage = async (params) => {
     window.hostMessages.push(params);
