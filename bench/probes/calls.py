@@ -18,7 +18,6 @@ import argparse
 import asyncio
 import cProfile
 import json
-import logging
 import pstats
 import tempfile
 from collections.abc import Awaitable, Callable
@@ -29,7 +28,7 @@ from fastmcp import Client
 from bench.harness.baselines import review_server, static_server
 from bench.harness.common import ERAS, EXAMPLE_DOCROOT, project_dir, quiet
 from bench.harness.docroot_gen import static_docroot
-from bench.probes.module_stays import _StartLine
+from bench.probes.module_stays import _StartCheck
 from bench.suite import b2_flow, b12_sources
 from guide.forms.sources import FILES, GIT_BRANCHES, Source
 from guide.project.sources import read_source
@@ -60,22 +59,14 @@ def _profiled(read: Callable[[], Awaitable[object]]) -> tuple[float, dict[str, f
 
 def _started(server, uri: str, handler=None) -> None:
     """Read `uri` once on a new Guide server, then wait until its start check is over (at most a minute)."""
-    line = _StartLine(asyncio.get_event_loop())
-    logger = logging.getLogger("guide")
-    logger.addHandler(line)
-    level, logger.level = logger.level, logging.INFO
-    try:
-        asyncio.get_event_loop().run_until_complete(_read_then(server, uri, handler, line))
-    finally:
-        logger.removeHandler(line)
-        logger.setLevel(level)
+    with _StartCheck().watched() as started:
+        asyncio.get_event_loop().run_until_complete(_read_then(server, uri, handler, started))
 
 
-async def _read_then(server, uri: str, handler, line: _StartLine) -> None:
+async def _read_then(server, uri: str, handler, started: _StartCheck) -> None:
     async with Client(server, elicitation_handler=handler) as client:
         await client.read_resource(uri)
-        await line.wait()
-    await asyncio.sleep(1)  # the parses it keeps after the line
+        await started.wait()
 
 
 def _b1(workdir: Path) -> dict[str, Callable[[str], Client]]:
