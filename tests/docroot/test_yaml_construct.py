@@ -7,9 +7,10 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 from support.fuzzing import fuzz
+from yaml.composer import Composer
 
 from guide.docroot.frontmatter import FrontmatterError, load_mapping
-from guide.docroot.yaml_loader import Loader, construct
+from guide.docroot.yaml_loader import CountingLoader, Loader, construct
 
 
 def both(text: str) -> tuple[object, object]:
@@ -87,3 +88,57 @@ def test_a_repeated_key_names_its_file_line():
     with pytest.raises(FrontmatterError) as raised:
         load_mapping("a:\n  b: 1\n  b: 2\n", first_line=2)
     assert raised.value.line == 4 and "key 'b' appears twice in one mapping (first on line 3)" in str(raised.value)
+
+
+def tags(node: yaml.Node | None) -> object:
+    """Every node's kind and tag, in the tree's shape."""
+    if node is None:
+        return None
+    if isinstance(node, yaml.ScalarNode):
+        return ("scalar", node.tag, node.value)
+    if isinstance(node, yaml.SequenceNode):
+        return ("seq", node.tag, [tags(item) for item in node.value])
+    return ("map", node.tag, [(tags(key), tags(value)) for key, value in node.value])
+
+
+def composed_by(loader_class: type, text: str) -> object:
+    """The tagged tree `loader_class` composes of `text`, or its error's kind and words."""
+    try:
+        return tags(yaml.compose(text, Loader=loader_class))
+    except yaml.YAMLError as error:
+        return (type(error).__name__, str(error))
+
+
+PLAIN = st.one_of(st.text(max_size=30), st.text(alphabet=st.sampled_from(list("0123456789+-._:eExXoObBTtFfNnYy~<=!&* ")), max_size=24),
+                  st.sampled_from(["", "~", "null", "Null", "NULL", "true", "True", "TRUE", "yes", "Yes", "off", "ON", "y", "n",
+                                   "1_000", "0b101", "0o17", "017", "0x_1F", "190:20:30", "-1.5e+3", ".inf", "-.Inf", ".NaN",
+                                   "2001-12-14t21:59:43.10-05:00", "2002-12-14", "<<", "=", "!", "&", "*"]))
+
+
+@given(PLAIN, st.booleans(), st.booleans())
+@fuzz(300)
+def test_a_scalar_is_resolved_to_the_tag_pyyaml_resolves(value, plain, quoted_implicit):
+    """Guide's resolver keeps PyYAML's rules (libyaml asks it the tag of every node it composes)."""
+    implicit = (plain, quoted_implicit)
+    assert Loader("").resolve(yaml.ScalarNode, value, implicit) == yaml.SafeLoader("").resolve(yaml.ScalarNode, value, implicit)
+
+
+def test_lists_and_mappings_are_resolved_as_pyyaml_resolves_them():
+    for kind in (yaml.SequenceNode, yaml.MappingNode):
+        assert Loader("").resolve(kind, None, (True, False)) == yaml.SafeLoader("").resolve(kind, None, (True, False))
+
+
+class ComposedInPython(Composer, yaml.CSafeLoader):
+    """PyYAML's safe loader over libyaml's events, composed in Python as `CountingLoader` composes."""
+
+    def __init__(self, stream: str):
+        yaml.CSafeLoader.__init__(self, stream)
+        Composer.__init__(self)
+
+
+@given(st.one_of(JUNK, VALUES.map(lambda value: yaml.safe_dump({"key": value}, allow_unicode=True))))
+@fuzz(300)
+def test_a_text_composes_to_the_nodes_and_tags_pyyaml_composes(text):
+    """Every node's tag as PyYAML's own resolver makes it, through libyaml's composer and through the counting one."""
+    assert composed_by(Loader, text) == composed_by(yaml.CSafeLoader, text)
+    assert composed_by(CountingLoader, text) == composed_by(ComposedInPython, text)

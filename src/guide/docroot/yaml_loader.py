@@ -49,6 +49,22 @@ class Loader(_SafeLoader):
 
     first_line = 1
 
+    def resolve(self, kind: type, value: str | None, implicit: tuple[bool, bool]) -> str:
+        """A node's tag by PyYAML's rules, without the path resolvers safe loading never has (libyaml asks it of every node)."""
+        if kind is yaml.ScalarNode:
+            if implicit[0]:
+                for tag, pattern in _IMPLICIT.get(value[:1], _CATCH_ALL):  # type: ignore[index]
+                    if pattern.match(value):
+                        return tag
+            return _STR
+        return _SEQ if kind is yaml.SequenceNode else _MAP
+
+    def descend_resolver(self, current_node: yaml.Node | None, current_index: Any) -> None:
+        """Nothing: path resolvers are never added to a safe loader."""
+
+    def ascend_resolver(self) -> None:
+        """Nothing: path resolvers are never added to a safe loader."""
+
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
         seen: dict[Any, int] = {}
         for key_node, _ in node.value:
@@ -68,6 +84,10 @@ def _shared_str(loader: yaml.constructor.SafeConstructor, node: yaml.ScalarNode)
 
 
 Loader.add_constructor("tag:yaml.org,2002:str", _shared_str)
+assert not Loader.yaml_path_resolvers, "Loader.resolve leaves path resolvers out"
+_CATCH_ALL = tuple(Loader.yaml_implicit_resolvers.get(None, ()))
+_IMPLICIT = {first: tuple(resolvers) + _CATCH_ALL for first, resolvers in Loader.yaml_implicit_resolvers.items() if first is not None}
+"""PyYAML's implicit resolvers of a plain scalar by its first character ('' for the empty scalar), each list with the catch-all ones after it."""
 
 
 class CountingLoader(Composer, Loader):

@@ -15,15 +15,19 @@ import argparse
 import asyncio
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from guide.cli.configured import add_folder_options, settings_of
 from guide.cli.export.files import Plan, apply, plan
 from guide.cli.export.folders import AGENTS, MANIFEST, AgentFolders
 from guide.cli.export.manifest import Entry, Manifest, load, save
-from guide.cli.export.selection import Refused, choose, export
 from guide.cli.inputs import read_answers, with_values
 from guide.errors import GuideError
+from guide.server.settings import Settings
 from guide.text import for_terminal
+
+if TYPE_CHECKING:  # the module itself is imported when an export runs (see `_exported`)
+    from guide.cli.export.selection import Chosen, Done
 
 
 def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
@@ -58,12 +62,7 @@ def run(options: argparse.Namespace) -> int:
     if settings is None:
         return 2
     try:
-        chosen = choose(before, options.update, _given(options))
-        done = asyncio.run(export(settings, folders, chosen))
-    except Refused as refused:
-        for line in str(refused).splitlines():
-            _fail(line)
-        return _fail("nothing was written")
+        chosen, done = _exported(settings, folders, before, options)
     except GuideError as error:
         return _fail(str(error))
     recorded = before.digests() if before is not None else {}
@@ -81,6 +80,20 @@ def run(options: argparse.Namespace) -> int:
     save(root / folders.skills / MANIFEST, manifest)
     _report(root, folders, done.entries, changes)
     return 0
+
+
+def _exported(settings: Settings, folders: AgentFolders, before: Manifest | None, options: argparse.Namespace) -> tuple["Chosen", "Done"]:
+    """The entries chosen and what reading them made; a refusal is every reason, one a line, then "nothing was written"."""
+    # Imported here: reading entrypoints loads FastMCP, a second that `guide check` and the other subcommands do not need.
+    from guide.cli.export.selection import Refused, choose, export
+
+    try:
+        chosen = choose(before, options.update, _given(options))
+        return chosen, asyncio.run(export(settings, folders, chosen))
+    except Refused as refused:
+        for line in str(refused).splitlines():
+            _fail(line)
+        raise GuideError("nothing was written") from None
 
 
 def _check_options(options: argparse.Namespace) -> None:

@@ -15,7 +15,7 @@ from functools import partial
 
 from guide import address
 from guide.cli.inputs import FileAnswers, Reply, check_form_ids
-from guide.cli.render import FromFile
+from guide.cli.rendering import FromFile
 from guide.docroot.entrypoints import Entrypoint
 from guide.errors import GuideError
 from guide.forms.described import PersonQuestion

@@ -14,7 +14,7 @@ from guide.cli.export.folders import AgentFolders
 from guide.cli.export.manifest import Entry, Manifest, digest
 from guide.cli.export.reading import Read, read_entry
 from guide.cli.export.written import command_file, skill_files
-from guide.cli.render import ANY_PROJECT
+from guide.cli.rendering import ANY_PROJECT
 from guide.errors import GuideError, NotFoundError
 from guide.project.context import Contexts
 from guide.server import work
