@@ -7,6 +7,7 @@ from pathlib import Path
 
 from guide.cli.checkwatch import watch
 from guide.cli.configured import settings_of
+from guide.docroot.ahead import workers_here
 from guide.docroot.lint import Report, checked
 from guide.server.settings import open_docroot
 from guide.text import for_terminal
@@ -33,7 +34,7 @@ def run(options: argparse.Namespace) -> int:
     if options.watch:
         return watch(argparse.Namespace(**{**vars(options), "docroot": settings.docroot}), run)
     docroot = open_docroot(settings)
-    report = checked(docroot.build(), docroot.store)
+    report = checked(docroot.build(), docroot.store, workers_here())
     docroot.keep_parses()
     if options.format == "json":
         print(json.dumps(report.as_json(), indent=2))

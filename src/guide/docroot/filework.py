@@ -24,6 +24,7 @@ import threading
 import time
 from collections.abc import Hashable, Mapping
 from functools import partial
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from guide.docroot import files
@@ -263,7 +264,7 @@ class Files:
             return any(mark.startswith(word) for mark in self.summary(rel).marks)
         found = work.mentions.get(word)
         if found is None:
-            text, _ = self._read(rel)
+            _, text, _ = self._read(rel)
             found = self.works.note_mention(rel, word, text is None or word in text)  # unreadable: the parse says why
         return found
 
@@ -273,11 +274,15 @@ class Files:
         kept = self.parses.front(rel, source.stamp) if self.parses is not None and source.stamp is not None else None
         return self.works.note_front(rel, *kept) if kept is not None else None
 
-    def _parse(self, rel: str) -> Parsed | FrontmatterError:
-        """Read a template file and parse it (reusing a parse of the same text); its frontmatter is noted if it was not yet."""
+    def unread(self) -> list[str]:
+        """The template files whose frontmatter is neither noted nor kept in the store: each would be read and parsed when asked."""
+        return [rel for rel, source in self.snapshot.sources.items()
+                if source.stamp is not None and self.works.get(rel).front is None and self._kept(rel) is None]
+
+    def note_read(self, rel: str, read: "Read", split_already: Parsed | FrontmatterError | None = None) -> Parsed | FrontmatterError:
+        """A file's text as `read` found it, parsed (reusing a parse of the same text, or `split_already`, its split); the frontmatter noted if not yet."""
         source, work = self.snapshot.sources[rel], self.works.get(rel)
-        read_ns = time.time_ns()
-        text, refusal = self._read(rel)
+        read_ns, text, refusal = read
         text_digest = digest(text) if text is not None else ""
         if text is None:
             parsed: Parsed | FrontmatterError = FrontmatterError(refusal, None)
@@ -285,26 +290,49 @@ class Files:
             parsed = _with_text(work.front, text)
         else:
             kept = self.parses.checked(rel, source.stamp, text_digest) if self.parses is not None and source.stamp is not None else None
-            parsed = _with_text(kept, text) if kept is not None else _split(text)
+            parsed = _with_text(kept, text) if kept is not None else split_already if split_already is not None else _split(text)
             if kept is None and self.parses is not None and source.stamp is not None:
                 self.parses.remember(rel, source.stamp, text, parsed, read_ns=read_ns, text_digest=text_digest)
         if work.front is None:
             self.works.note_front(rel, parsed.front if isinstance(parsed, Parsed) else parsed, text_digest or None)
         return parsed
 
-    def _read(self, rel: str) -> tuple[str | None, str]:
+    def _parse(self, rel: str) -> Parsed | FrontmatterError:
+        """Read a template file and parse it (reusing a parse of the same text); its frontmatter is noted if it was not yet."""
+        return self.note_read(rel, self._read(rel))
+
+    def _read(self, rel: str) -> "Read":
         """A template file's text, or None and why it cannot be read."""
-        source = self.snapshot.sources[rel]
-        if source.stamp is None:
-            return None, "file is gone"
-        try:
-            return files.read_text(self.snapshot.root, rel, self.limit, encoding="utf-8-sig", identity=source.identity), ""
-        except files.Refused as error:
-            return None, f"file {error}"
+        return read_file(self.snapshot.root, self.snapshot.sources[rel], self.limit)
 
     def _stored_summary(self, rel: str) -> Summary | None:
         source = self.snapshot.sources[rel]
         return self.parses.summary(rel, source.stamp) if self.parses is not None and source.stamp is not None else None
+
+
+class Read(NamedTuple):
+    """A template file's text as read, or None and why it cannot be read; `read_ns`: the clock when reading began."""
+
+    read_ns: int
+    text: str | None
+    refusal: str
+
+
+def read_file(root: Path, source: Source, limit: int) -> Read:
+    """A template file's text (at most `limit` bytes), or why it cannot be read."""
+    read_ns = time.time_ns()
+    if source.stamp is None:
+        return Read(read_ns, None, "file is gone")
+    try:
+        return Read(read_ns, files.read_text(root, source.path, limit, encoding="utf-8-sig", identity=source.identity), "")
+    except files.Refused as error:
+        return Read(read_ns, None, f"file {error}")
+
+
+def read_and_split(root: Path, source: Source, limit: int) -> tuple[Read, Parsed | FrontmatterError | None]:
+    """A template file read and its frontmatter parsed, as `Files.note_read` takes them (what a worker process makes)."""
+    read = read_file(root, source, limit)
+    return read, _split(read.text) if read.text is not None else None
 
 
 def same_fronts(before: Files, after: Files) -> bool:

@@ -98,6 +98,9 @@ class FrontmatterError(ValueError):
         super().__init__(message)
         self.line = line
 
+    def __reduce__(self) -> tuple:
+        return FrontmatterError, (str(self), self.line)  # a worker process of `guide check` hands it back (docroot/ahead.py)
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, FrontmatterError) and (str(self), self.line) == (str(other), other.line)
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from guide.docroot import bundles, documents, entrypoints, files
+from guide.docroot.ahead import parse_ahead
 from guide.docroot.built import Built
 from guide.docroot.frontmatter import FrontmatterError, Parsed, split
 from guide.docroot.memo import Once
@@ -68,8 +69,10 @@ def report(built: Built) -> tuple[list[Problem], list[Problem]]:
     return built.value(REPORT, lambda: _report(built))
 
 
-def checked(built: Built, store: Store) -> Report:
-    """The lint report of a docroot: the kept one if nothing it depends on changed, else a new one (then kept)."""
+def checked(built: Built, store: Store, workers: int = 1) -> Report:
+    """The lint report of a docroot: the kept one if nothing it depends on changed, else a new one (then kept).
+
+    With `workers` above 1, a new report's files are parsed ahead in that many processes (`ahead.py`)."""
     mark, name = fingerprint(built), str(built.snapshot.root)
     kept = reports.load(store, name, mark)
     if kept is not None and _same_texts(built, kept.texts):
@@ -77,6 +80,7 @@ def checked(built: Built, store: Store) -> Report:
             return from_json(kept.report)
         except ValueError:
             pass  # not a report this code wrote: made again, and kept
+    parse_ahead(built.files, workers)
     found = lint(built)
     reports.save(store, name, reports.Kept(mark, _racy_texts(built), found.as_json()))
     return found
