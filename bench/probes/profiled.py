@@ -141,8 +141,8 @@ def _profile_workers(segments: Segments) -> None:
         return
     original = work.off_loop
 
-    async def off_loop(function, *args):
-        return await original(segments.in_worker(function), *args)
+    async def off_loop(function, *args, **options):
+        return await original(segments.in_worker(function), *args, **options)
 
     work.off_loop = off_loop
 

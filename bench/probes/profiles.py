@@ -34,6 +34,11 @@ from bench.harness.docroot_gen import generate
 from bench.harness.procs import child_pid, python_transport, timed_run
 from bench.suite.b8_listing import guide_cache_env, items_of, list_all
 
+MODE = "legacy"
+"""The era the profiled clients speak. Legacy, whose handshake is answered only once the child is up (its SIGUSR1 handler set;
+a 2026-07-28 client connects without a request). Named, since an auto client's era probe can time out against a server
+slowed by the profiler, and then the handshake it falls back to is refused."""
+
 
 async def _cut(out: Path) -> None:
     """End the profiled child's current segment and wait until it is written."""
@@ -48,7 +53,7 @@ async def _cut(out: Path) -> None:
 
 async def _listing(out: Path, module_args: list[str], env: dict[str, str], log_file: Path) -> dict:
     args = ["-m", "bench.probes.profiled", str(out), *module_args]
-    async with Client(python_transport(args, log_file, env)) as client:
+    async with Client(python_transport(args, log_file, env), mode=MODE) as client:
         await _cut(out)
         listing = await list_all(client)
         await _cut(out)
@@ -58,7 +63,7 @@ async def _listing(out: Path, module_args: list[str], env: dict[str, str], log_f
 
 
 async def _help(out: Path, module_args: list[str], env: dict[str, str], log_file: Path) -> None:
-    async with Client(python_transport(["-m", "bench.probes.profiled", str(out), *module_args], log_file, env)) as client:
+    async with Client(python_transport(["-m", "bench.probes.profiled", str(out), *module_args], log_file, env), mode=MODE) as client:
         await client.read_resource("guide://_help")
         await _cut(out)
 

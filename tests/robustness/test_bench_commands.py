@@ -1,4 +1,4 @@
-"""The soak, stall, loop-probe and round-5 fuzz commands run and report figures (their targets are checked in BENCHMARKS.md, never here)."""
+"""The soak, stall, loop-probe, round-5 fuzz, calls and profiles commands run and report figures (their targets are checked in BENCHMARKS.md, never here)."""
 
 import json
 import math
@@ -63,3 +63,12 @@ def test_the_calls_command_counts_the_calls_of_a_read_on_both_sides():
     assert set(figures) == {"B1 legacy", "B1 2026-07-28"}
     for figure in figures.values():
         assert figure["guide"] > 0 and figure["baseline"] > 0 and figure["extra"] == figure["guide"] - figure["baseline"]
+
+
+def test_the_profiles_command_writes_every_segment_of_every_process(tmp_path):
+    done = _run("bench.probes.profiles", "--size", "20", "--out", str(tmp_path))
+    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    segments = {process: len(list((tmp_path / process).glob("segment-*.pyisession"))) for process in ("guide-listing", "baseline-listing", "guide-help", "check")}
+    assert segments == {"guide-listing": 4, "baseline-listing": 4, "guide-help": 2, "check": 1}  # the cuts the driver makes, and one at exit
+    listing = json.loads((tmp_path / "guide-listing" / "segment-1-workers.json").read_text(encoding="utf-8"))
+    assert listing["pieces"] > 0 and listing["self_s_by_library"].get("guide", 0) > 0  # the first listing's work in Guide's worker threads
