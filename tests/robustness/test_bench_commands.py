@@ -66,6 +66,7 @@ def test_the_calls_command_counts_the_calls_of_a_read_on_both_sides():
 
 
 def test_the_profiles_command_writes_every_segment_of_every_process(tmp_path):
+    pytest.importorskip("pyinstrument", reason="the profiles probe needs the bench extra: pip install -e '.[bench]' (.ci/run installs it)")
     done = _run("bench.probes.profiles", "--size", "20", "--out", str(tmp_path))
     assert done.returncode == 0, done.stdout + done.stderr[-3000:]
     segments = {process: len(list((tmp_path / process).glob("segment-*.pyisession"))) for process in ("guide-listing", "baseline-listing", "guide-help", "check")}
