@@ -32,7 +32,7 @@ _log = logging.getLogger(__name__)
 
 
 def workers_here() -> int:
-    """How many worker processes this machine's cores allow this process (1: none)."""
+    """How many processes a check may parse in at once: the cores this process may run on."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
