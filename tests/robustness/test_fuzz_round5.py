@@ -15,8 +15,6 @@ The default run takes a few cases of each; `python -m bench.probes.fuzz_round5`
 runs over 100,000 under an address-space ceiling and reports the peak memory.
 """
 
-import io
-import logging
 import time
 
 from hypothesis import event, given
@@ -24,13 +22,14 @@ from hypothesis import strategies as st
 from mcp import MCPError
 from support.fuzzing import fuzz
 from support.gitrepo import git, make_repo
+from support.logs import written
 
 from guide.forms.keywords import DeclarationError, PatternTimeout, compile_pattern, needs_budget, request_budget
 from guide.forms.pattern_size import PATTERN_EXPANSION_LIMIT, expanded_size
 from guide.forms.sources import FILES, GIT_BRANCHES, MAX_CHOICE_LENGTH, MAX_CHOICES, MAX_OFFERED, Source, Unreadable, within_bounds
 from guide.project.sources import LINE_BYTES, _Lines, read_source
 from guide.server.errors import UNEXPECTED
-from guide.server.logs import FORMAT, LOG_LINE_LENGTH, OneLine
+from guide.server.logs import LOG_LINE_LENGTH
 from robustness.hostile import write
 
 MESSAGE_LIMIT = 400
@@ -192,18 +191,7 @@ FIELDS = st.one_of(
 
 
 def _written(emit) -> list[str]:
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
-    handler.setFormatter(OneLine(FORMAT))
-    logger = logging.getLogger("guide.fuzz-round5")
-    logger.addHandler(handler)
-    logger.propagate = False
-    logger.setLevel(logging.INFO)
-    try:
-        emit(logger)
-    finally:
-        logger.removeHandler(handler)
-    return stream.getvalue().splitlines()
+    return written(emit).splitlines()
 
 
 @fuzz(100)

@@ -1,27 +1,17 @@
 """A client's text cannot forge a log line (issue 33, finding 4): every record is written on one line, its control characters escaped."""
 
-import io
 import logging
 
-from guide.server.logs import FORMAT, LOG_LINE_LENGTH, OneLine
+from support.logs import written
+
+from guide.server.logs import LOG_LINE_LENGTH
 from guide.text import for_log
 
 FORGED = "2026-01-01 00:00:00 INFO forged"
 
 
 def _log(*args) -> str:
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
-    handler.setFormatter(OneLine(FORMAT))
-    logger = logging.getLogger("guide.test-forging")
-    logger.addHandler(handler)
-    logger.propagate = False
-    logger.setLevel(logging.INFO)
-    try:
-        logger.info(*args)
-    finally:
-        logger.removeHandler(handler)
-    return stream.getvalue()
+    return written(lambda logger: logger.info(*args))
 
 
 def test_an_address_with_a_newline_cannot_start_a_line_of_its_own():
@@ -45,20 +35,13 @@ def test_a_long_message_keeps_its_start_and_end_and_counts_what_was_left_out():
 
 
 def test_a_traceback_s_lines_are_indented_so_none_reads_as_a_record():
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
-    handler.setFormatter(OneLine(FORMAT))
-    logger = logging.getLogger("guide.test-forging-traceback")
-    logger.addHandler(handler)
-    logger.propagate = False
-    try:
+    def failing(logger: logging.Logger) -> None:
         try:
             raise ValueError(f"bad\n{FORGED}")
         except ValueError:
             logger.exception("failed")
-    finally:
-        logger.removeHandler(handler)
-    lines = stream.getvalue().splitlines()
+
+    lines = written(failing).splitlines()
     assert lines[0].endswith("failed") and len(lines) > 2
     assert all(line.startswith("    ") for line in lines[1:])
     assert not any(line.startswith(FORGED) for line in lines)
