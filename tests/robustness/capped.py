@@ -25,7 +25,16 @@ def capped_server(docroot: Path, project: Path, log: Path, ceiling: int = CEILIN
 
 def rss(process: subprocess.Popen) -> int:
     """The resident memory of a running process, in bytes."""
+    return _status_bytes(process, "VmRSS")
+
+
+def peak(process: subprocess.Popen) -> int:
+    """The highest resident memory a running process has had, in bytes."""
+    return _status_bytes(process, "VmHWM")
+
+
+def _status_bytes(process: subprocess.Popen, key: str) -> int:
     for line in Path(f"/proc/{process.pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(f"{key}:"):
             return int(line.split()[1]) * 1024
-    raise AssertionError(f"process {process.pid} has no VmRSS (it ended?)")
+    raise AssertionError(f"process {process.pid} has no {key} (it ended?)")

@@ -21,7 +21,7 @@ from support.servers import guide_http, without
 
 from guide.forms.sources import MAX_CHOICE_LENGTH
 from guide.server.errors import UNEXPECTED
-from robustness.capped import CEILING
+from robustness.capped import CEILING, peak
 from robustness.hostile import write
 
 HUGE = 200_000
@@ -52,11 +52,6 @@ def huge_repo(path, ordinary: list[str], huge: int):
     names = sorted([*ordinary, *(f"z{n:03}-" + "n" * HUGE for n in range(huge))])
     (repo / ".git" / "packed-refs").write_text("".join(f"{head} refs/heads/{name}\n" for name in names), encoding="utf-8")
     return repo
-
-
-def peak(process) -> int:
-    with open(f"/proc/{process.pid}/status") as status:
-        return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmHWM:"))
 
 
 @pytest.fixture(scope="module")

@@ -13,18 +13,12 @@ from mcp import MCPError
 from support.eras import MODES
 
 from guide.server.errors import UNEXPECTED
-from robustness.capped import capped_server
+from robustness.capped import capped_server, peak
 from robustness.hostile import write
 
 NESTED = "(?<=x)(?:(?:(?:a{1000}){1000}){1000})"
 PEAK = 400 * 1024 * 1024
 """The server's peak resident memory after the reads (a few times its ~100 MB at rest; compiling the pattern wanted many GB)."""
-
-
-def peak(process) -> int:
-    """The highest resident memory the process has had, in bytes (`VmHWM`)."""
-    with open(f"/proc/{process.pid}/status") as status:
-        return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmHWM:"))
 
 
 @pytest.fixture(scope="module")
