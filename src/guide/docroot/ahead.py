@@ -17,8 +17,6 @@ breaks leaves the files to be read one by one, as without it.
 import logging
 import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from pathlib import Path
 
@@ -38,9 +36,13 @@ def workers_here() -> int:
 
 def parse_ahead(files: Files, workers: int, least: int = LEAST_FILES) -> int:
     """Read and parse the files `files` has not read, in this process and `workers - 1` others, noting each; how many were parsed so."""
-    unread = files.unread()
-    if workers < 2 or len(unread) < least:
+    if workers < 2:
         return 0
+    unread = files.unread()
+    if len(unread) < least:
+        return 0
+    from concurrent.futures import ProcessPoolExecutor  # imported here: a server's start check never runs a pool
+    from concurrent.futures.process import BrokenProcessPool
     sources = [files.snapshot.sources[rel] for rel in unread]
     own, theirs = sources[::workers], [source for at, source in enumerate(sources) if at % workers]
     count = (workers - 1) * SHARES_PER_WORKER
