@@ -20,6 +20,7 @@ import os
 from functools import partial
 from pathlib import Path
 
+from guide import collector
 from guide.docroot.filework import Files, read_and_split
 from guide.docroot.snapshot import Source
 
@@ -66,5 +67,6 @@ def parse_ahead(files: Files, workers: int, least: int = LEAST_FILES) -> int:
 
 
 def _read_share(root: Path, limit: int, share: list[Source]) -> list:
-    """In a worker: each file of the share read and split."""
-    return [read_and_split(root, source, limit) for source in share]
+    """In a worker: each file of the share read and split (bulk work, as in the caller: `guide.collector`)."""
+    with collector.paused():
+        return [read_and_split(root, source, limit) for source in share]

@@ -46,7 +46,7 @@ NAMES, EVERY = Once[list[str]]("the names that apply, by kind"), Once[list[Entry
 DESCRIPTIONS: Once[list[tuple[str, str]]] = Once("the name and description of each entrypoint that applies, by kind")
 ALIASES, DOCUMENTS = Once[dict[str, str]]("each alias's command"), Once[dict[str, str]]("the file of each document that applies")
 ALIAS_DEPTH, NAME_DEPTH = Once[int]("the most segments of an alias"), Once[int]("the most segments of a command name")
-ICONS: Once[Icon | str] = Once("each icon named by frontmatter, or why it cannot be one, by the value written")
+ICONS: Once[dict[str, Icon | str]] = Once("each icon named by frontmatter, or why it cannot be one, by the value written")
 
 
 class Built:
@@ -196,8 +196,9 @@ class Built:
         return read(front.meta) if isinstance(front, Front) else NOTHING
 
     def icon(self, value: str) -> Icon | str:
-        """The icon an `icon:` value names (read once), or why not."""
-        return self.value(ICONS, lambda: icons.load(self.snapshot.root, value), value)
+        """The icon an `icon:` value names (read once: `ICONS` holds each value read so far), or why not."""
+        read = self.value(ICONS, dict)
+        return read[value] if value in read else read.setdefault(value, icons.load(self.snapshot.root, value))
 
     def document_description(self, rel: str) -> str:
         """A document's `description` from its frontmatter: empty without one (and for `.txt`, `.json` or YAML, C2)."""

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from guide import collector
 from guide.docroot import files
 from guide.docroot.built import Built
 from guide.docroot.config import read_config
@@ -75,6 +76,8 @@ class Docroot:
         self._generation = 0
         self._folder = folder_identity(self.root)
         """The (device, inode) of the folder last seen at the docroot's path (None: gone)."""
+        self.opened_ns = time.time_ns()
+        """When this process began serving the docroot: anything it read, it read after this."""
         self.on_build: Callable[[float], None] | None = None
         """Told the seconds each new snapshot took to make (the server's metrics)."""
 
@@ -97,6 +100,7 @@ class Docroot:
                 with self._lock:
                     edited, self._edited, generation = self._edited, set(), self._generation
                     root, parses, last = self.root, self.parses, self._last
+                collector.thaw()  # what was frozen with the snapshot this one replaces may be collected again
                 built = Built(self._refresh(root, edited, last), limit=self.max_file_size, parses=parses, previous=last)
                 if self._present() != folder:  # another folder took the path while it was scanned: scan again
                     continue

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from guide import collector
 from guide.docroot import bundles, documents, entrypoints, files
 from guide.docroot.ahead import parse_ahead
 from guide.docroot.built import Built
@@ -72,7 +73,13 @@ def report(built: Built) -> tuple[list[Problem], list[Problem]]:
 def checked(built: Built, store: Store, workers: int = 1) -> Report:
     """The lint report of a docroot: the kept one if nothing it depends on changed, else a new one (then kept).
 
-    With `workers` above 1, a new report's files are parsed ahead in that many processes (`ahead.py`)."""
+    With `workers` above 1, a new report's files are parsed ahead in that many processes (`ahead.py`).
+    Checking every file is bulk work: the garbage collector is paused meanwhile (`guide.collector`)."""
+    with collector.paused():
+        return _checked(built, store, workers)
+
+
+def _checked(built: Built, store: Store, workers: int) -> Report:
     mark, name = fingerprint(built), str(built.snapshot.root)
     kept = reports.load(store, name, mark)
     if kept is not None and _same_texts(built, kept.texts):

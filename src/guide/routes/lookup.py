@@ -11,7 +11,7 @@ drives the call in the client's protocol era and hands the outcome to
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
-from guide import address
+from guide import address, collector
 from guide.address import Keywords, Target
 from guide.docroot import bundles, documents
 from guide.docroot.built import Built
@@ -155,7 +155,8 @@ def resolve(built: Built, read: Read) -> Resolved:
 def _target(built: Built, target: Target) -> Resolved:
     if target.kind == "help":
         if not target.path:
-            return help_text.overview(built)
+            with collector.paused():  # made of every file: bulk work (`guide.collector`)
+                return help_text.overview(built)
         return help_text.describe(built, _command(built, target.path)[0])
     if target.kind == "member":
         skill, member = map(clip, target.path)

@@ -48,10 +48,11 @@ def create_server(docroot: Path | None = None, project: Path | None = None, *, s
     eras, counters = Eras(clock), Counters() if settings.metrics else None
     service = _service(settings, root, eras, counters)
     security = sealing(settings.state_keys, settings.state_ttl)
-    startup = Startup(root, eras, watch=watch)
+    provider = DocrootProvider(service)
+    startup = Startup(root, eras, watch=watch, keep=provider.kept.keep)
     cache_ttl = settings.cache_ttl
     server = FastMCP(
-        SERVER_NAME, version=__version__, instructions=INSTRUCTIONS, lifespan=startup.lifespan, providers=[DocrootProvider(service)],
+        SERVER_NAME, version=__version__, instructions=INSTRUCTIONS, lifespan=startup.lifespan, providers=[provider],
         request_state_security=security, auth=auth.verifier(settings),
         cache_ttl=cache_ttl or None, cache_scope="private" if cache_ttl else None, list_page_size=settings.list_page_size or None,
     )

@@ -52,11 +52,11 @@ class Catalog:
 
     async def text(self) -> str:
         """The catalog of the current snapshot (empty while the docroot folder is gone)."""
-        return await work.built_or_build(self.docroot, lambda built: built.made(CATALOG), catalog, gone=str)
+        return await work.built_or_build(self.docroot, lambda built: built.made(CATALOG), catalog, gone=str, bulk=True)
 
     async def context(self) -> str:
         """The current session context (empty without one, or while the folder is gone)."""
-        return await work.built_or_build(self.docroot, lambda built: built.made(CONTEXT), context, gone=str)
+        return await work.built_or_build(self.docroot, lambda built: built.made(CONTEXT), context, gone=str, bulk=True)
 
 
 def _described(tool: Tool, description: str) -> Any:

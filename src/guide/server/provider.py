@@ -25,19 +25,19 @@ from guide.docroot.display import read
 from guide.docroot.entrypoints import Entrypoint
 from guide.docroot.folder import Docroot
 from guide.docroot.layout import document_type
-from guide.docroot.memo import MEGA, UNBUILT, Kept, Once
+from guide.docroot.memo import MEGA, UNBUILT, Kept
 from guide.errors import GuideError
 from guide.forms.fields import Field
 from guide.forms.values import accepted
 from guide.protocol import MIME, PROJECT, ROUTE_PROMPT
 from guide.routes.lookup import AddressRead, CommandRead, PromptRead
 from guide.server import work
+from guide.server.kept_listings import LISTINGS, KeptListings, Record
 from guide.server.labels import prompt_fields, resource_fields
 from guide.server.service import Service
 from guide.server.skills import SkillsSource
 
 COMPONENTS: Kept[Any] = Kept("read components, one per address (and prompt name)", 1024, 8 * MEGA)
-LISTINGS: Once[list] = Once("each listing (resources, templates, prompts), by kind")
 KEPT_ADDRESS_LENGTH = 1024
 """Reads of longer addresses get a fresh component each time: the memo must stay small."""
 PROJECT_ARGUMENT = "The project folder this read is about: an absolute path inside the server's --projects-under folder (default: the server's own project)"
@@ -91,6 +91,8 @@ class DocrootProvider(SkillsSource, Provider):
         super().__init__()
         self.service = service
         self.docroot: Docroot = service.docroot
+        self.kept = KeptListings(self.docroot, repr(self._project_keyword), _record, self._component)
+        """Listings carried to a snapshot with the same fingerprint (this server's last, or the last server's); this one's kept for the next."""
 
     @property
     def _project_keyword(self) -> tuple[str, ...]:
@@ -138,12 +140,33 @@ class DocrootProvider(SkillsSource, Provider):
     async def _listing(self, kind: str, make: Callable[[Built], list]) -> list:
         """A listing made once per docroot snapshot (clients list often, the docroot changes rarely), in a worker thread.
 
-        While the docroot folder is gone there is nothing to list: the listing is empty.
+        A snapshot with the same fingerprint as one listed before (by this server, or
+        the last one) takes its listings (`guide.server.kept_listings`). While the
+        docroot folder is gone there is nothing to list: the listing is empty.
         """
-        found = await work.built_or_build(
-            self.docroot, lambda built: built.made(LISTINGS, kind), lambda built: built.value(LISTINGS, lambda: make(built), kind), gone=list
-        )
+
+        def made(built: Built) -> list:
+            for other, components in (self.kept.listed(built) or {}).items():
+                built.value(LISTINGS, lambda components=components: components, other)
+            found = built.value(LISTINGS, lambda: make(built), kind)
+            self.kept.made(built)
+            return found
+
+        found = await work.built_or_build(self.docroot, lambda built: built.made(LISTINGS, kind), made, gone=list, bulk=True)
         return list(found)
+
+    def _component(self, kind: str, record: Record) -> Any:
+        """A listed component again from its kept record (`_record`)."""
+        fields, private = record
+        if kind == "templates":
+            return ResourceTemplate(**fields)
+        if kind == "resources":
+            resource = GuideResource(**fields)
+            resource._service, resource._address = self.service, str(private)
+            return resource
+        prompt = GuidePrompt(**fields)
+        prompt._service, prompt._command = self.service, private if private is None else str(private)
+        return prompt
 
     def _resources(self, built: Built) -> list[Resource]:
         layout = built.snapshot.layout
@@ -232,6 +255,12 @@ class DocrootProvider(SkillsSource, Provider):
         prompt._service = self.service
         prompt._command = command.name
         return prompt
+
+
+def _record(component: Any) -> Record:
+    """A listed component as kept: its fields as FastMCP dumps them, and the address or command Guide adds (`KeptListings`)."""
+    private = component._address if isinstance(component, GuideResource) else component._command if isinstance(component, GuidePrompt) else None
+    return [component.model_dump(mode="json", exclude_unset=True), private]
 
 
 def _mime(built: Built, uri: str) -> str:

@@ -75,7 +75,8 @@ class SkillsSource:
         None while the docroot folder is gone: reads of a skill say why.
         """
         return await work.built_or_build(
-            self.docroot, lambda built: built.made(ENTRIES), lambda built: built.value(ENTRIES, lambda: _entries(self.docroot, built)), gone=dict
+            self.docroot, lambda built: built.made(ENTRIES), lambda built: built.value(ENTRIES, lambda: _entries(self.docroot, built)), gone=dict,
+            bulk=True,
         )
 
 

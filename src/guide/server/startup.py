@@ -4,13 +4,13 @@ As it starts, FastMCP's log of a caller's failed request is made one line.
 Start-up work that no request needs waits until the server has answered its
 first request (start time is what a user feels): then the docroot is watched;
 once no request has been in hand for a moment, it is checked whole and the
-start line logged. As the server stops, every era lets its clients go and what
-was parsed is kept for the next process, even when the stop is a cancellation; an HTTP
+start line logged, and its listings kept. As the server stops, every era lets its clients go and what
+was parsed and listed is kept for the next process, even when the stop is a cancellation; an HTTP
 replica lets its eras' clients go as soon as it begins to stop (`guide.server.stopping`).
 """
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from typing import Any
 
@@ -37,8 +37,10 @@ START_LONGEST = 30.0
 class Startup:
     """The start-up and shut-down of one server: give `lifespan` to FastMCP, and `first_answer` every request until the start check."""
 
-    def __init__(self, docroot: Docroot, eras: Eras, *, watch: bool = True):
+    def __init__(self, docroot: Docroot, eras: Eras, *, watch: bool = True, keep: Callable[[], None] | None = None):
+        """`keep`: what else the server keeps for the next process beside its parses (its listings), run where they are kept (slow)."""
         self.docroot = docroot
+        self.keep = keep
         self.eras = eras
         self.watch = watch
         self.changes = ListChanges(docroot, eras)
@@ -61,7 +63,7 @@ class Startup:
             with suppress(asyncio.CancelledError):
                 await task
             with anyio.CancelScope(shield=True):  # a server stopping by cancellation still keeps what it parsed
-                await work.off_loop(lambda: self.docroot.keep_parses(if_loaded=True))
+                await work.off_loop(self._keep)
 
     async def _after_first_answer(self, server: FastMCP) -> None:
         await self.first_answer.wait(START_GRACE)
@@ -84,6 +86,13 @@ class Startup:
         await self.first_answer.calm(START_QUIET, START_LONGEST)
         Hooks.of(server).unwatch(self.first_answer)  # its job is done: later requests need not tell it
         await report_start(self.docroot)
+        if self.keep is not None:
+            await work.in_background(self.keep)
+
+    def _keep(self) -> None:
+        self.docroot.keep_parses(if_loaded=True)
+        if self.keep is not None:
+            self.keep()
 
 
 class FirstAnswer:

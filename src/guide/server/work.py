@@ -19,10 +19,12 @@ start a process each.
 """
 
 from collections.abc import Callable
+from contextlib import nullcontext
 from typing import Any, TypeVar
 
 from anyio import CapacityLimiter, to_thread
 
+from guide import collector
 from guide.docroot.built import Built
 from guide.docroot.folder import Docroot, DocrootGone
 from guide.docroot.memo import UNBUILT, Unbuilt
@@ -66,20 +68,27 @@ async def built_or_build(
     gone: Callable[[], T] | None = None,
     built: Built | None = None,
     limiter: CapacityLimiter | None = None,
+    bulk: bool = False,
 ) -> T:
     """What `known` finds already built, answered on the event loop; else `make(build)` in a worker thread.
 
     The build is the docroot's current one (made first when files changed), or
     `built` when given (a read's own); `make` runs in a thread of `limiter`'s when
     given. While the docroot folder is gone, `gone()` answers; without `gone`,
-    `DocrootGone` is raised (a read says why it failed).
+    `DocrootGone` is raised (a read says why it failed). `bulk` work (a listing,
+    the catalog: something made of every file) runs with the garbage collector
+    paused (`guide.collector`).
     """
     now = built if built is not None else docroot.built()
     found = known(now) if now is not None else UNBUILT
     if found is not UNBUILT:
         return found
+    def run() -> T:
+        with collector.paused() if bulk else nullcontext():
+            return make(built if built is not None else docroot.build())
+
     try:
-        return await off_loop(lambda: make(built if built is not None else docroot.build()), limiter=limiter)
+        return await off_loop(run, limiter=limiter)
     except DocrootGone:
         if gone is None:
             raise
