@@ -3,14 +3,12 @@
 import gc
 
 from bench.harness.docroot_gen import generate
-from guide import collector
 from guide.docroot.folder import Docroot
 from guide.docroot.lint import report as lint_report
 
 
 def test_a_bulk_build_leaves_no_garbage_cycles_to_freeze(tmp_path):
     generate(tmp_path / "docroot", 200)  # every field type, `when` branches, partials, skills
-    collector.thaw()  # what earlier tests' bulk work froze is collected first: only this build's cycles count
     gc.collect()
     snapshot = Docroot(tmp_path / "docroot").build()
     snapshot.every("command")

@@ -116,3 +116,18 @@ async def test_a_snapshot_made_again_with_nothing_changed_keeps_its_listings(doc
         edited = await client.list_resource_templates()
     assert carried == before
     assert edited != before and any("Edited," in (item.description or "") for item in edited)
+
+
+async def test_listings_that_cannot_be_kept_cost_one_log_line_and_nothing_else(docroot, connect, tmp_path, caplog):
+    server = serve(docroot, tmp_path / "cache")
+    provider = next(p for p in server.providers if hasattr(p, "kept"))
+
+    def broken(component):
+        raise RuntimeError("no room")
+
+    provider.kept.record = broken
+    with caplog.at_level(logging.WARNING, logger="guide"):
+        first = await listing(connect, server)  # the server stops as the client leaves: it tries to keep them then
+    assert [line for line in caplog.messages if "could not keep the listings" in line and "no room" in line]
+    assert not list((tmp_path / "cache" / "listings").glob("*.json"))
+    assert first == await listing(connect, serve(docroot, tmp_path / "cache"))

@@ -8,6 +8,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from guide import collector
 from guide.errors import GuideError
 from guide.server.settings import SETTINGS, environment_help, read_settings
 
@@ -25,17 +26,20 @@ def add_parser(commands: argparse._SubParsersAction, example: Path) -> None:
 
 def run(options: argparse.Namespace) -> int:
     """Serve until the client disconnects (stdio) or the process is stopped (HTTP)."""
-    # Imported here: loading the MCP stack takes a second that check and render do not need.
-    from guide.server import connections, http, logs
-    from guide.server.app import create_server
+    # Start-up makes what lives as long as the process (modules, classes, the server), and no cycle worth a
+    # collection: it is made with the garbage collector paused (`guide.collector`).
+    with collector.paused():
+        # Imported here: loading the MCP stack takes a second that check and render do not need.
+        from guide.server import connections, http, logs
+        from guide.server.app import create_server
 
-    try:
-        settings = read_settings({setting.name: getattr(options, setting.name, None) for setting in SETTINGS})
-        logs.configure(settings.log_level)
-        server = create_server(settings=settings)
-    except GuideError as error:
-        print(f"guide serve: {error}", file=sys.stderr)
-        return 2
+        try:
+            settings = read_settings({setting.name: getattr(options, setting.name, None) for setting in SETTINGS})
+            logs.configure(settings.log_level)
+            server = create_server(settings=settings)
+        except GuideError as error:
+            print(f"guide serve: {error}", file=sys.stderr)
+            return 2
     if settings.transport == "stdio":
         server.run(transport="stdio", show_banner=False)
     else:

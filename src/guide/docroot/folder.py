@@ -20,7 +20,6 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from guide import collector
 from guide.docroot import files
 from guide.docroot.built import Built
 from guide.docroot.config import read_config
@@ -100,7 +99,6 @@ class Docroot:
                 with self._lock:
                     edited, self._edited, generation = self._edited, set(), self._generation
                     root, parses, last = self.root, self.parses, self._last
-                collector.thaw()  # what was frozen with the snapshot this one replaces may be collected again
                 built = Built(self._refresh(root, edited, last), limit=self.max_file_size, parses=parses, previous=last)
                 if self._present() != folder:  # another folder took the path while it was scanned: scan again
                     continue

@@ -13,7 +13,7 @@ from guide.project.context import Contexts
 from guide.project.folders import Projects
 from guide.protocol import SERVER_NAME
 from guide.routes.lookup import AddressRead
-from guide.server import auth, scrape
+from guide.server import auth
 from guide.server.app_form import tools as app_form
 from guide.server.catalog import Catalog
 from guide.server.channels import Channels
@@ -86,6 +86,8 @@ def _service(settings: Settings, root: Docroot, eras: Eras, counters: Counters |
 
 def _measure(server: FastMCP, counters: Counters, root: Docroot, eras: Eras, startup: Startup) -> None:
     """Serve `/metrics`, with the gauges of the server's state read at each scrape."""
+    from guide.server import scrape  # imported here: Prometheus's client is only loaded when metrics are on
+
     root.on_build = counters.builds.observe
     watch_state(
         counters,

@@ -10,6 +10,7 @@ replica lets its eras' clients go as soon as it begins to stop (`guide.server.st
 """
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from typing import Any
@@ -20,11 +21,14 @@ from fastmcp import FastMCP
 from guide.docroot.folder import Docroot
 from guide.server import logs, stopping, work
 from guide.server.eras import Eras
+from guide.server.errors import one_line
 from guide.server.health import Readiness
 from guide.server.hooks import Hooks
 from guide.server.live import ListChanges
 from guide.server.report import report_start
 from guide.server.watch import watching
+
+log = logging.getLogger("guide")
 
 START_GRACE = 3.0
 """Seconds a new server waits for its first request before it checks and watches the docroot anyway."""
@@ -86,13 +90,19 @@ class Startup:
         await self.first_answer.calm(START_QUIET, START_LONGEST)
         Hooks.of(server).unwatch(self.first_answer)  # its job is done: later requests need not tell it
         await report_start(self.docroot)
-        if self.keep is not None:
-            await work.in_background(self.keep)
+        await work.in_background(self._keep_listed)
 
     def _keep(self) -> None:
         self.docroot.keep_parses(if_loaded=True)
-        if self.keep is not None:
+        self._keep_listed()
+
+    def _keep_listed(self) -> None:
+        if self.keep is None:
+            return
+        try:
             self.keep()
+        except Exception as error:  # kept for the next process: keeping never stops this one
+            log.warning("could not keep the listings of %s: %s", self.docroot.root, one_line(error))
 
 
 class FirstAnswer:
