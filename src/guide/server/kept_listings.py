@@ -2,21 +2,22 @@
 
 The listings (resources, resource templates, prompts) are a function of the
 snapshot, the icon files it shows and the server's project setting. A snapshot
-made again with nothing changed (the watcher's first, an edit undone) takes
-the last snapshot's. When a server has made all three, it keeps them in the store (`guide.docroot.store.listings`)
-once it is calm after starting and again as it stops, with the snapshot's
-fingerprint: the stamp of every file they were made from, guide.yaml and the
-layout as read (`guide.docroot.lint.fingerprint`). The next server restores
-them at its first listing when its snapshot has the same fingerprint and every
-icon file still gives the same icon; otherwise it makes them, as always.
+made again with nothing changed (the watcher's first, an edit undone) takes the
+last snapshot's. When a server has made all three, it keeps them in the store
+(`guide.docroot.store.listings`) once it is calm after starting and again as it
+stops, with the snapshot's fingerprint: the stamp of every file they were made
+from, guide.yaml and the layout as read (`guide.docroot.lint.fingerprint`). The
+next server restores them at its first listing when its snapshot has the same
+fingerprint and every icon file still gives the same icon; otherwise it makes
+them, as always.
 
 A file written twice within its clock's granularity may change unseen by its
 stamp. So a template file changed less than `RACY_NS` before the server began
-(`Docroot.opened_ns`), or since, is read again when the listings are kept: they are kept
-only if its text is the one this server parsed and its change is now `RACY_NS`
-old, so that any later write changes its stamp. The restored components are
-validated as FastMCP's own are made; a kept document of another shape is
-ignored, and replaced at the next keep.
+(`Docroot.opened_ns`), or since, is read again when the listings are kept: they
+are kept only if its text is the one this server parsed and its change is now
+`RACY_NS` old, so that any later write changes its stamp. The restored
+components are validated as FastMCP's own are made; a kept document of another
+shape is ignored, and replaced at the next keep.
 """
 
 import hashlib
