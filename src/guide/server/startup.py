@@ -3,10 +3,11 @@
 As it starts, FastMCP's log of a caller's failed request is made one line.
 Start-up work that no request needs waits until the server has answered its
 first request (start time is what a user feels): then the docroot is watched;
-once no request has been in hand for a moment, it is checked whole and the
-start line logged, and its listings kept. As the server stops, every era lets its clients go and what
-was parsed and listed is kept for the next process, even when the stop is a cancellation; an HTTP
-replica lets its eras' clients go as soon as it begins to stop (`guide.server.stopping`).
+once no request has been in hand for a moment, it is checked whole, the start
+line logged and its listings kept. As the server stops, every era lets its
+clients go and what was parsed and listed is kept for the next process, even
+when the stop is a cancellation; an HTTP replica lets its eras' clients go as
+soon as it begins to stop (`guide.server.stopping`).
 """
 
 import asyncio

@@ -83,6 +83,7 @@ async def built_or_build(
     found = known(now) if now is not None else UNBUILT
     if found is not UNBUILT:
         return found
+
     def run() -> T:
         with collector.paused() if bulk else nullcontext():
             return make(built if built is not None else docroot.build())
