@@ -218,7 +218,7 @@ class Settings:
     allowed_hosts: tuple[str, ...] = _setting((), "more Host names HTTP requests may carry (comma-separated, * patterns)", _names, shown="none")
     allowed_origins: tuple[str, ...] = _setting((), "more Origins HTTP requests may come from (comma-separated, * patterns)", _names,
                                                 shown="none")
-    cache_dir: Path | None = _setting(None, "where Guide keeps parses and check reports", _path, shown="the user cache folder")
+    cache_dir: Path | None = _setting(None, "where Guide keeps parses, listings and check reports", _path, shown="the user cache folder")
     no_cache: bool = _setting(False, "1 keeps nothing in the cache folder", switch)
     metrics: bool = _setting(False, "1 serves counters at GET /metrics in Prometheus text format (HTTP; behind the same token as /mcp)",
                              switch, metavar="1|0")

@@ -1,6 +1,6 @@
 """The one folder where Guide keeps files outside the docroot, and the rules for every file in it.
 
-Guide keeps parses and check reports so that a restart, or a second `guide check`,
+Guide keeps parses, listings and check reports so that a restart, or a second `guide check`,
 need not redo them. Nothing kept there is ever trusted more than the folder:
 
 - The folder is the one given (the `cache_dir` setting, `GUIDE_CACHE_DIR`), else
