@@ -93,7 +93,7 @@ class KeptListings:
         """Note a snapshot's listings once all three are made (the ones `listed` and `keep` then use)."""
         made = {kind: built.made(LISTINGS, kind) for kind in KINDS}
         if all(found is not UNBUILT for found in made.values()):
-            icons = {value: [found.src, found.mime_type] if isinstance(found, Icon) else found for value, found in dict(built.value(ICONS, dict)).items()}
+            icons = {value: _as_kept(found) for value, found in dict(built.value(ICONS, dict)).items()}
             self._last = Listed(self.fingerprint(built), icons, made)
 
     def keep(self) -> None:
@@ -148,8 +148,9 @@ def _settled(built: Built, opened_ns: int) -> bool:
 
 def _same_icons(built: Built, kept: dict[str, Any]) -> bool:
     """Whether every icon value the kept listings show gives the same icon now (icon files have no stamp in the fingerprint)."""
-    for value, then in kept.items():
-        now = built.icon(value)
-        if (list((now.src, now.mime_type)) if isinstance(now, Icon) else now) != then:
-            return False
-    return True
+    return all(_as_kept(built.icon(value)) == then for value, then in kept.items())
+
+
+def _as_kept(found: Icon | str) -> list | str:
+    """What an icon value gave, as JSON keeps it: `[src, mime type]`, or why it gave no icon."""
+    return [found.src, found.mime_type] if isinstance(found, Icon) else found
